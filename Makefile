@@ -1,0 +1,60 @@
+# kwmatrix entry points.
+#
+#   make matrix   build, boot and report every target (the main job)
+#   make check    the tests: host unit tests, then a real matrix run
+#   make bench    print build, boot and matrix timings
+#
+# KWMATRIX_CACHE (default ~/.cache/kwmatrix) holds kernel trees and builds.
+# KWM_ARGS passes options to the driver, e.g. KWM_ARGS="-t arm64".
+
+CC       := gcc
+PKGS     := json-c libcrypto
+CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto)
+OUT      := build
+KWM_ARGS ?=
+
+LIB_SRCS := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
+HEADERS  := $(wildcard matrix/*.h)
+TESTS    := $(patsubst tests/%.c,$(OUT)/tests/%,$(wildcard tests/test_*.c))
+
+.PHONY: all deps matrix check unit-tests checkpatch bench clean
+all: $(OUT)/kwmatrix
+
+deps:
+	@scripts/deps.sh
+
+$(OUT)/kwmatrix: matrix/main.c $(LIB_SRCS) $(HEADERS)
+	@mkdir -p $(OUT)
+	$(CC) $(CFLAGS) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
+
+# The driver as the tests run it: with the sanitizers.
+$(OUT)/kwmatrix-san: matrix/main.c $(LIB_SRCS) $(HEADERS)
+	@mkdir -p $(OUT)
+	$(CC) $(CFLAGS) $(SANITIZE) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
+
+$(OUT)/tests/%: tests/%.c $(LIB_SRCS) $(HEADERS)
+	@mkdir -p $(OUT)/tests
+	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(LIB_SRCS) $(LDLIBS) -lcmocka
+
+matrix: deps
+	@$(MAKE) --no-print-directory $(OUT)/kwmatrix
+	$(OUT)/kwmatrix run --repo . $(KWM_ARGS)
+
+unit-tests: $(TESTS)
+	@tests/run-unit-tests.sh $(TESTS)
+
+checkpatch: deps
+	@patch/checkpatch.sh
+
+check: deps
+	@$(MAKE) --no-print-directory unit-tests $(OUT)/kwmatrix-san
+	tests/run-matrix-tests.sh $(OUT)/kwmatrix-san
+	@$(MAKE) --no-print-directory checkpatch
+
+bench: deps $(OUT)/kwmatrix
+	bench/bench.sh
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "boot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define POLL_NS		(100 * 1000 * 1000)
+
+static void add_arg(char ***argv, int *n, const char *arg)
+{
+	*argv = xrealloc(*argv, (*n + 2) * sizeof(**argv));
+	(*argv)[(*n)++] = xstrdup(arg);
+	(*argv)[*n] = NULL;
+}
+
+static void add_split(char ***argv, int *n, const char *args)
+{
+	char *copy = xstrdup(args), *tok, *save;
+
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		add_arg(argv, n, tok);
+	free(copy);
+}
+
+static char *shell_quote_join(char *const *argv)
+{
+	char *out = xstrdup("");
+
+	for (int i = 0; argv[i]; i++) {
+		bool plain = strspn(argv[i], "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "-_=.,/:+") == strlen(argv[i]);
+		char *next = xasprintf(plain ? "%s%s%s" : "%s%s'%s'", out,
+				       i ? " " : "", argv[i]);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+void guest_prepare(struct guest *g, const struct target *t,
+		   const char *kernel, const char *initrd, const char *append,
+		   const char *console_log, const char *qemu_log, double bound)
+{
+	char *serial = xasprintf("file:%s", console_log);
+	char *smp = xasprintf("%d", GUEST_VCPUS);
+	int n = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->target = t;
+	g->console_log = xstrdup(console_log);
+	g->qemu_log = xstrdup(qemu_log);
+	g->bound = bound;
+	add_arg(&g->argv, &n, t->qemu);
+	/* One host thread per vCPU, so that the vCPUs really race. */
+	add_split(&g->argv, &n, "-accel tcg,thread=multi -smp");
+	add_arg(&g->argv, &n, smp);
+	add_split(&g->argv, &n, "-nodefaults -nographic -no-reboot");
+	add_split(&g->argv, &n, t->qemu_args);
+	add_arg(&g->argv, &n, "-kernel");
+	add_arg(&g->argv, &n, kernel);
+	add_arg(&g->argv, &n, "-initrd");
+	add_arg(&g->argv, &n, initrd);
+	add_arg(&g->argv, &n, "-append");
+	add_arg(&g->argv, &n, append);
+	add_arg(&g->argv, &n, "-serial");
+	add_arg(&g->argv, &n, serial);
+	g->command = shell_quote_join(g->argv);
+	free(serial);
+	free(smp);
+}
+
+static pid_t spawn(struct guest *g)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	/* Own process group: killing the guest kills nothing else. */
+	setpgid(0, 0);
+	fd = open(g->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	execvp(g->argv[0], g->argv);
+	fprintf(stderr, "cannot run %s: %s\n", g->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static bool log_has_ktap(const char *path)
+{
+	char *text = read_file(path, NULL);
+	bool found = text && strstr(text, "KTAP version");
+
+	free(text);
+	return found;
+}
+
+static void kill_guest(struct guest *g)
+{
+	kill(-g->pid, SIGKILL);
+	kill(g->pid, SIGKILL);
+}
+
+void guests_run(struct guest *guests, int nr, int slots,
+		volatile sig_atomic_t *stop)
+{
+	double t0 = now_seconds();
+	int next = 0, running = 0;
+
+	while (next < nr || running) {
+		double now = now_seconds() - t0;
+		struct timespec poll = { 0, POLL_NS };
+
+		while (!*stop && running < slots && next < nr) {
+			struct guest *g = &guests[next++];
+
+			unlink(g->console_log);
+			kwm_info("%s: booting (bound %.0f s)", g->target->name,
+				 g->bound);
+			g->started = now;
+			g->pid = spawn(g);
+			g->ran = g->pid > 0;
+			running += g->ran;
+		}
+		for (int i = 0; i < next; i++) {
+			struct guest *g = &guests[i];
+			int status;
+
+			if (!g->pid)
+				continue;
+			if (!g->first_ktap && log_has_ktap(g->console_log))
+				g->first_ktap = now - g->started;
+			if (waitpid(g->pid, &status, WNOHANG) == g->pid) {
+				g->ended = now - g->started;
+				g->exit_status = WIFEXITED(status) ?
+						 WEXITSTATUS(status) : -1;
+				g->pid = 0;
+				running--;
+				kwm_info("%s: guest finished after %.1f s%s",
+					 g->target->name, g->ended,
+					 g->timed_out ? " (killed at its time bound)" :
+					 g->interrupted ? " (interrupted)" : "");
+				continue;
+			}
+			if (*stop && !g->interrupted) {
+				g->interrupted = true;
+				kill_guest(g);
+			} else if (!g->timed_out && now - g->started > g->bound) {
+				g->timed_out = true;
+				kill_guest(g);
+			}
+		}
+		if (*stop && next < nr && !running)
+			break;
+		nanosleep(&poll, NULL);
+	}
+}
+
+void guest_free(struct guest *g)
+{
+	for (int i = 0; g->argv && g->argv[i]; i++)
+		free(g->argv[i]);
+	free(g->argv);
+	free(g->command);
+	free(g->console_log);
+	free(g->qemu_log);
+	memset(g, 0, sizeof(*g));
+}

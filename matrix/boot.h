@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boots guests in their QEMU system emulators, as many at once as the
+ * host has CPUs for their vCPUs, each within its time bound.
+ */
+#ifndef KWM_BOOT_H
+#define KWM_BOOT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "targets.h"
+
+#define GUEST_VCPUS	2
+
+struct guest {
+	const struct target *target;
+	char **argv;
+	char *command;		/* argv as one shell line, to reproduce it */
+	char *console_log;
+	char *qemu_log;		/* QEMU's own messages */
+	double bound;		/* seconds */
+
+	pid_t pid;
+	double started, first_ktap, ended;	/* seconds since start */
+	bool ran, timed_out, interrupted;
+	int exit_status;	/* -1 if killed by a signal */
+};
+
+void guest_prepare(struct guest *g, const struct target *t,
+		   const char *kernel, const char *initrd, const char *append,
+		   const char *console_log, const char *qemu_log, double bound);
+/*
+ * Run every guest, @slots at a time.  Returns early, killing the guests,
+ * once *@stop is set (Ctrl-C, SIGTERM).
+ */
+void guests_run(struct guest *guests, int nr, int slots,
+		volatile sig_atomic_t *stop);
+void guest_free(struct guest *g);
+
+#endif

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STAMP_CONFIG	".kwm-configured"
+#define STAMP_BUILT	".kwm-built"
+#define KEY_VERSION	"kwmatrix-build-2"
+
+int build_plan(struct build *b, const struct target *t,
+	       const struct build_env *env, struct fragment_set *frags)
+{
+	char *common = xasprintf("%s/arch-configs/common.config", env->repo);
+	char *arch = xasprintf("%s/arch-configs/%s.config", env->repo, t->name);
+	const char *paths[] = { common, arch };
+	char *cmd = xasprintf("%sgcc --version", t->cross_compile);
+	struct kwm_hash *h;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->target = t;
+	b->toolchain = cmd_output_line(cmd);
+	free(cmd);
+	ret = fragments_load(frags, paths, 2);
+	free(common);
+	free(arch);
+	if (ret)
+		return -1;
+
+	h = hash_new();
+	hash_add_str(h, KEY_VERSION);
+	hash_add_str(h, env->src->package);
+	hash_add_str(h, env->src->version);
+	hash_add_str(h, t->kernel_arch);
+	hash_add_str(h, t->image);
+	hash_add_str(h, b->toolchain);
+	for (int i = 0; i < frags->files.n; i++) {
+		const char *base = strrchr(frags->files.v[i], '/');
+
+		hash_add_str(h, base ? base + 1 : frags->files.v[i]);
+		hash_add_file(h, frags->files.v[i]);
+	}
+	hash_add_str(h, env->series->builtin_digest);
+	hash_final(h, b->key);
+
+	b->dir = xasprintf("%s/build/%s-%.16s", env->cache, t->name, b->key);
+	b->image = xasprintf("%s/%s", b->dir, t->image);
+	b->initramfs = xasprintf("%s/kwm/initramfs.cpio", b->dir);
+	return 0;
+}
+
+static char **make_argv(const struct build *b, const struct build_env *env,
+			const char *target1, const char *target2)
+{
+	char **argv = xcalloc(12, sizeof(*argv));
+	int n = 0;
+
+	argv[n++] = xstrdup("make");
+	argv[n++] = xasprintf("-j%d", env->jobs);
+	argv[n++] = xasprintf("-C%s", env->src->tree);
+	argv[n++] = xasprintf("O=%s", b->dir);
+	argv[n++] = xasprintf("ARCH=%s", b->target->kernel_arch);
+	argv[n++] = xasprintf("CROSS_COMPILE=%s", b->target->cross_compile);
+	argv[n++] = xasprintf("CC=ccache %sgcc", b->target->cross_compile);
+	argv[n++] = xstrdup("KBUILD_BUILD_TIMESTAMP=kwmatrix");
+	argv[n++] = xstrdup("KBUILD_BUILD_HOST=kwmatrix");
+	if (target1)
+		argv[n++] = xstrdup(target1);
+	if (target2)
+		argv[n++] = xstrdup(target2);
+	return argv;
+}
+
+static int run_make(const struct build *b, const struct build_env *env,
+		    const char *target1, const char *target2)
+{
+	char **argv = make_argv(b, env, target1, target2);
+	int ret = run_cmd(argv, b->log, NULL);
+
+	for (int i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+	return ret;
+}
+
+/* The first compiler or make errors in the build log. */
+static char *error_excerpt(const char *log)
+{
+	char *text = read_file(log, NULL), *out = xstrdup(""), *line, *save;
+	int kept = 0;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && kept < 20;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, "error") && !strstr(line, "Error") &&
+		    !strstr(line, "undefined reference"))
+			continue;
+		char *next = xasprintf("%s%s\n", out, line);
+
+		free(out);
+		out = next;
+		kept++;
+	}
+	free(text);
+	return out;
+}
+
+static int fail(struct build *b, const char *what)
+{
+	b->error = xasprintf("%s build: %s failed (see %s)", b->target->name,
+			     what, b->log);
+	b->excerpt = error_excerpt(b->log);
+	return -1;
+}
+
+static int configure(struct build *b, const struct build_env *env,
+		     const struct fragment_set *frags)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, STAMP_CONFIG);
+	char *dotconfig = xasprintf("%s/.config", b->dir);
+	char *merge = NULL;
+	struct strlist problems = { 0 };
+	int ret = -1;
+
+	if (path_exists(stamp)) {
+		ret = 0;
+		goto out;
+	}
+	/* A half-configured folder from an interrupted run is started over. */
+	rm_rf(b->dir);
+	if (mkdir_p(b->dir)) {
+		b->error = xasprintf("cannot create %s (fix: check KWMATRIX_CACHE is writable)",
+				     b->dir);
+		goto out;
+	}
+	if (run_make(b, env, "tinyconfig", NULL)) {
+		fail(b, "make tinyconfig");
+		goto out_remove;
+	}
+	merge = xasprintf("cd '%s' && ARCH=%s CROSS_COMPILE=%s scripts/kconfig/merge_config.sh -m -O '%s' '%s' '%s' '%s'",
+			  env->src->tree, b->target->kernel_arch,
+			  b->target->cross_compile, b->dir, dotconfig,
+			  frags->files.v[0], frags->files.v[1]);
+	if (run_shell(merge, b->log)) {
+		fail(b, "merge_config.sh");
+		goto out_remove;
+	}
+	if (run_make(b, env, "olddefconfig", NULL)) {
+		fail(b, "make olddefconfig");
+		goto out_remove;
+	}
+	if (config_check(frags, dotconfig, &problems)) {
+		char *list = xstrdup("");
+
+		for (int i = 0; i < problems.n; i++) {
+			char *next = xasprintf("%s  %s\n", list, problems.v[i]);
+
+			free(list);
+			list = next;
+		}
+		b->error = xasprintf("%s: %d requested config symbols did not survive merging (fix: add what they depend on to the fragment)",
+				     b->target->name, problems.n);
+		b->excerpt = list;
+		goto out_remove;
+	}
+	if (write_file_atomic(stamp, "", 0)) {
+		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
+		goto out_remove;
+	}
+	ret = 0;
+	goto out;
+
+out_remove:
+	rm_rf(b->dir);
+out:
+	strlist_free(&problems);
+	free(merge);
+	free(stamp);
+	free(dotconfig);
+	return ret;
+}
+
+/* The init binary, the test modules and a cpio list for gen_init_cpio. */
+static int build_initramfs(struct build *b, const struct build_env *env)
+{
+	char *kwm = xasprintf("%s/kwm", b->dir);
+	char *init = xasprintf("%s/init", kwm);
+	char *list_path = xasprintf("%s/initramfs.list", kwm);
+	char *order = xasprintf("%s/modules.order", b->dir);
+	char *order_text = read_file(order, NULL), *line, *save, *cmd;
+	char *list = xasprintf("dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n"
+			       "dir /proc 0755 0 0\ndir /sys 0755 0 0\n"
+			       "dir /lib 0755 0 0\ndir /lib/kw 0755 0 0\n"
+			       "file /init %s 0755 0 0\n", init);
+	int ret = -1;
+
+	mkdir_p(kwm);
+	cmd = xasprintf("make -s -C '%s/initramfs' CROSS_COMPILE=%s OUT='%s'",
+			env->repo, b->target->cross_compile, init);
+	if (run_shell(cmd, b->log)) {
+		fail(b, "the guest init");
+		goto out;
+	}
+	for (line = order_text ? strtok_r(order_text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *base = strrchr(line, '/');
+		char *next = xasprintf("%sfile /lib/kw/%s %s/%s 0644 0 0\n", list,
+				       base ? base + 1 : line, b->dir, line);
+
+		free(list);
+		list = next;
+	}
+	if (write_file_atomic(list_path, list, strlen(list))) {
+		fail(b, "writing the initramfs list");
+		goto out;
+	}
+	free(cmd);
+	cmd = xasprintf("'%s/usr/gen_init_cpio' '%s' > '%s.tmp' && mv '%s.tmp' '%s'",
+			b->dir, list_path, b->initramfs, b->initramfs,
+			b->initramfs);
+	if (run_shell(cmd, b->log)) {
+		fail(b, "gen_init_cpio");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(cmd);
+	free(kwm);
+	free(init);
+	free(list_path);
+	free(order);
+	free(order_text);
+	free(list);
+	return ret;
+}
+
+/* What the build stamp records: the whole series and the init's source. */
+static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
+{
+	struct kwm_hash *h = hash_new();
+	char *init = xasprintf("%s/initramfs/init.c", env->repo);
+
+	hash_add_str(h, env->series->digest);
+	hash_add_file(h, init);
+	hash_final(h, out);
+	free(init);
+}
+
+int build_run(struct build *b, const struct build_env *env,
+	      const struct fragment_set *frags)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, STAMP_BUILT);
+	char *recorded = read_file(stamp, NULL);
+	char digest[KWM_HASH_HEX];
+	double start = now_seconds();
+	int ret = -1;
+
+	inputs_digest(env, digest);
+	if (recorded && !strcmp(recorded, digest) && path_exists(b->image) &&
+	    path_exists(b->initramfs)) {
+		b->up_to_date = true;
+		ret = 0;
+		goto out;
+	}
+	if (configure(b, env, frags))
+		goto out;
+	/* Until make succeeds, this folder's outputs are not to be used. */
+	unlink(stamp);
+	if (run_make(b, env, NULL, NULL)) {
+		fail(b, "make");
+		goto out;
+	}
+	if (build_initramfs(b, env))
+		goto out;
+	if (write_file_atomic(stamp, digest, strlen(digest))) {
+		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
+		goto out;
+	}
+	ret = 0;
+out:
+	b->seconds = now_seconds() - start;
+	free(recorded);
+	free(stamp);
+	return ret;
+}
+
+void build_free(struct build *b)
+{
+	free(b->dir);
+	free(b->log);
+	free(b->image);
+	free(b->initramfs);
+	free(b->toolchain);
+	free(b->error);
+	free(b->excerpt);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One target's build: a kernel build directory in the cache, named by a
+ * key over everything vmlinux depends on, configured once, then brought
+ * up to date by make (only modules, when only the subject or its tests
+ * changed), and the guest's initramfs beside it.
+ */
+#ifndef KWM_BUILD_H
+#define KWM_BUILD_H
+
+#include "config.h"
+#include "series.h"
+#include "targets.h"
+#include "tree.h"
+
+struct build_env {
+	const char *cache;
+	const char *repo;		/* for initramfs/ and arch-configs/ */
+	const struct source *src;
+	const struct series *series;
+	int jobs;
+};
+
+struct build {
+	const struct target *target;
+	char key[KWM_HASH_HEX];
+	char *dir;			/* O= */
+	char *log;			/* in the results folder */
+	char *image, *initramfs;
+	char *toolchain;		/* "aarch64-linux-gnu-gcc (Debian ...) 12.2.0" */
+	double seconds;
+	bool up_to_date;		/* nothing was rebuilt */
+	char *error;			/* one line, or NULL if it built */
+	char *excerpt;			/* compiler errors */
+};
+
+/* The build key and paths; nothing is built.  -1 on bad fragments. */
+int build_plan(struct build *b, const struct target *t,
+	       const struct build_env *env, struct fragment_set *frags);
+/* Configure if needed, then make.  -1 with b->error set on failure. */
+int build_run(struct build *b, const struct build_env *env,
+	      const struct fragment_set *frags);
+void build_free(struct build *b);
+
+#endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "console.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define EXCERPT_BEFORE	5
+#define EXCERPT_AFTER	25
+
+static const struct {
+	const char *pattern;
+	enum console_severity severity;
+} patterns[] = {
+	{ "Kernel panic - not syncing", CONSOLE_CRASH },
+	{ "Internal error: Oops", CONSOLE_CRASH },
+	{ "Oops: ", CONSOLE_CRASH },
+	{ "Oops - ", CONSOLE_CRASH },
+	{ "kernel BUG at ", CONSOLE_CRASH },
+	{ "BUG: ", CONSOLE_CRASH },	/* also KASAN, KCSAN, sleeping in atomic */
+	{ "Unable to handle kernel ", CONSOLE_CRASH },
+	{ "Unable to handle kernel paging request", CONSOLE_CRASH },
+	{ "WARNING: ", CONSOLE_WARN },
+	{ "INFO: task ", CONSOLE_WARN },	/* hung task */
+	{ "rcu: INFO: ", CONSOLE_WARN },	/* RCU stall */
+	{ "watchdog: BUG: soft lockup", CONSOLE_CRASH },
+};
+
+char *console_excerpt(const char *text, int from, int before, int after)
+{
+	int first = from - before < 1 ? 1 : from - before;
+	int last = from + after, line = 1;
+	const char *p = text, *start = NULL, *end = NULL;
+
+	while (*p && line <= last) {
+		if (line == first && !start)
+			start = p;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+		end = p;
+		line++;
+	}
+	if (!start)
+		return xstrdup("");
+	return strndup(start, end - start);
+}
+
+enum console_severity console_scan(const char *text, struct console_event *ev)
+{
+	enum console_severity worst = CONSOLE_CLEAN;
+	const char *p = text;
+	int line = 1;
+
+	memset(ev, 0, sizeof(*ev));
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+
+		for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+			const char *hit = memmem(p, nl - p, patterns[i].pattern,
+						 strlen(patterns[i].pattern));
+
+			if (!hit || patterns[i].severity <= worst)
+				continue;
+			worst = patterns[i].severity;
+			ev->severity = worst;
+			ev->what = patterns[i].pattern;
+			ev->line = line;
+		}
+		if (!*nl)
+			break;
+		p = nl + 1;
+		line++;
+	}
+	if (worst != CONSOLE_CLEAN)
+		ev->excerpt = console_excerpt(text, ev->line, EXCERPT_BEFORE,
+					      EXCERPT_AFTER);
+	return worst;
+}

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kwmatrix: build the patched kernel for each target, boot it under QEMU,
+ * run the suites inside, and report one matrix.
+ *
+ * The stages live in their own files, as in kunit_tool: config.c
+ * (fragments), build.c (kernel and initramfs), boot.c (QEMU), parse.c
+ * and ktap.c (console to results), report.c (matrix.json and the table).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "build.h"
+#include "report.h"
+#include "series.h"
+#include "suites.h"
+#include "targets.h"
+#include "tree.h"
+#include "util.h"
+
+#define EXIT_CELLS_FAILED	1
+#define EXIT_BAD_INPUT		2
+#define EXIT_INTERRUPTED	130
+
+static volatile sig_atomic_t stop_requested;
+
+struct options {
+	struct strlist targets, suites;
+	char *results, *cache, *repo, *series_dir, *package;
+	int jobs;
+	int duration;		/* seconds, for suites that take one */
+	int timeout;		/* seconds; 0: from the target and suites */
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: kwmatrix run [options]    build, boot and report the matrix\n"
+		"       kwmatrix list             show targets and suites\n"
+		"options:\n"
+		"  -t, --targets LIST   comma-separated targets (default: all)\n"
+		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
+		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
+		"  -c, --cache DIR      build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)\n"
+		"  -p, --series DIR     patch series (default: <repo>/patch)\n"
+		"  -R, --repo DIR       kwmatrix checkout (default: .)\n"
+		"  -j, --jobs N         parallel make jobs (default: host CPUs)\n"
+		"  -d, --duration S     seconds per torture run (default: 10)\n"
+		"  -T, --timeout S      time bound of each guest (default: per target)\n"
+		"  -P, --package NAME   kernel source package (default: linux-source-6.1)\n");
+}
+
+/* A whole positive number, or -1. */
+static int parse_count(const char *opt, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT_MAX) {
+		kwm_error("%s '%s' is not a positive whole number (fix: e.g. %s 10)",
+			  opt, s, opt);
+		return -1;
+	}
+	return (int)v;
+}
+
+static int split_list(const char *opt, const char *arg, struct strlist *l)
+{
+	char *copy = xstrdup(arg), *tok, *save;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strlist_has(l, tok)) {
+			kwm_error("%s names '%s' twice (fix: list each once)", opt, tok);
+			free(copy);
+			return -1;
+		}
+		strlist_add(l, tok);
+	}
+	free(copy);
+	if (!l->n) {
+		kwm_error("%s is empty (fix: name at least one)", opt);
+		return -1;
+	}
+	return 0;
+}
+
+static char *known_names(bool targets)
+{
+	char *out = xstrdup("");
+	int n = targets ? kwm_nr_targets : kwm_nr_suites;
+
+	for (int i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
+				       targets ? kwm_targets[i].name : kwm_suites[i].name);
+
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "targets", required_argument, NULL, 't' },
+		{ "suites", required_argument, NULL, 's' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "series", required_argument, NULL, 'p' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "package", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->jobs = ncpu > 0 ? (int)ncpu : 1;
+	o->duration = 10;
+	o->results = xstrdup("results");
+	o->repo = xstrdup(".");
+	o->package = xstrdup("linux-source-6.1");
+	o->cache = env_cache && *env_cache ? xstrdup(env_cache) :
+		   xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
+
+	while ((c = getopt_long(argc, argv, "t:s:r:c:p:R:j:d:T:P:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (split_list("--targets", optarg, &o->targets))
+				return -1;
+			break;
+		case 's':
+			if (split_list("--suites", optarg, &o->suites))
+				return -1;
+			break;
+		case 'r':
+			free(o->results);
+			o->results = xstrdup(optarg);
+			break;
+		case 'c':
+			free(o->cache);
+			o->cache = xstrdup(optarg);
+			break;
+		case 'p':
+			free(o->series_dir);
+			o->series_dir = xstrdup(optarg);
+			break;
+		case 'R':
+			free(o->repo);
+			o->repo = xstrdup(optarg);
+			break;
+		case 'j':
+			o->jobs = parse_count("--jobs", optarg);
+			if (o->jobs < 0)
+				return -1;
+			break;
+		case 'd':
+			o->duration = parse_count("--duration", optarg);
+			if (o->duration < 0)
+				return -1;
+			break;
+		case 'T':
+			o->timeout = parse_count("--timeout", optarg);
+			if (o->timeout < 0)
+				return -1;
+			break;
+		case 'P':
+			free(o->package);
+			o->package = xstrdup(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		kwm_error("unexpected argument '%s' (fix: see kwmatrix --help)",
+			  argv[optind]);
+		return -1;
+	}
+	{
+		/* Children run in other folders: make the checkout absolute. */
+		char *abs = realpath(o->repo, NULL);
+
+		if (!abs) {
+			kwm_error("--repo %s: %s (fix: run from a kwmatrix checkout)",
+				  o->repo, strerror(errno));
+			return -1;
+		}
+		free(o->repo);
+		o->repo = abs;
+	}
+	if (!o->series_dir)
+		o->series_dir = xasprintf("%s/patch", o->repo);
+	if (!o->targets.n)
+		for (int i = 0; i < kwm_nr_targets; i++)
+			strlist_add(&o->targets, kwm_targets[i].name);
+	if (!o->suites.n)
+		for (int i = 0; i < kwm_nr_suites; i++)
+			if (kwm_suites[i].by_default)
+				strlist_add(&o->suites, kwm_suites[i].name);
+	for (int i = 0; i < o->targets.n; i++) {
+		if (!target_find(o->targets.v[i])) {
+			char *known = known_names(true);
+
+			kwm_error("unknown target '%s' (fix: pick from %s)",
+				  o->targets.v[i], known);
+			free(known);
+			return -1;
+		}
+	}
+	for (int i = 0; i < o->suites.n; i++) {
+		if (!suite_find(o->suites.v[i])) {
+			char *known = known_names(false);
+
+			kwm_error("unknown suite '%s' (fix: pick from %s)",
+				  o->suites.v[i], known);
+			free(known);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every host tool a target needs, each named with its Debian package. */
+static int check_tools(const struct options *o)
+{
+	static const char *const host[][2] = {
+		{ "make", "make" }, { "patch", "patch" }, { "ccache", "ccache" },
+		{ "tar", "tar" }, { "xz", "xz-utils" }, { "bison", "bison" },
+		{ "flex", "flex" }, { "bc", "bc" }, { "gcc", "gcc" },
+	};
+
+	for (size_t i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
+		if (!in_path(host[i][0])) {
+			kwm_error("%s not found (fix: apt-get install %s, or run make deps)",
+				  host[i][0], host[i][1]);
+			return -1;
+		}
+	}
+	for (int i = 0; i < o->targets.n; i++) {
+		const struct target *t = target_find(o->targets.v[i]);
+		char *gcc = xasprintf("%sgcc", t->cross_compile);
+		bool have_gcc = in_path(gcc);
+
+		free(gcc);
+		if (!have_gcc) {
+			kwm_error("%s: cross compiler %sgcc not found (fix: apt-get install %s)",
+				  t->name, t->cross_compile, t->cross_package);
+			return -1;
+		}
+		if (!in_path(t->qemu)) {
+			kwm_error("%s: %s not found (fix: apt-get install %s)",
+				  t->name, t->qemu, t->qemu_package);
+			return -1;
+		}
+		if (t->firmware && access(t->firmware, R_OK)) {
+			kwm_error("%s: firmware %s not found (fix: apt-get install %s)",
+				  t->name, t->firmware, t->firmware_package);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Hold the cache for this run; a second run waits for the first. */
+static int lock_cache(const char *cache)
+{
+	char *path = xasprintf("%s/lock", cache);
+	int fd;
+
+	if (mkdir_p(cache)) {
+		kwm_error("cannot create cache %s: %s (fix: set KWMATRIX_CACHE to a writable folder)",
+			  cache, strerror(errno));
+		free(path);
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	free(path);
+	if (fd < 0) {
+		kwm_error("cannot open the cache lock in %s: %s (fix: set KWMATRIX_CACHE to a writable folder)",
+			  cache, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		kwm_info("waiting for another kwmatrix run to release %s", cache);
+		while (flock(fd, LOCK_EX)) {
+			if (errno != EINTR || stop_requested) {
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	return fd;
+}
+
+static char *make_run_dir(const struct options *o, char **id, char **utc)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32], iso[32];
+	char *dir, *abs;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	*id = xasprintf("%s-%d", stamp, (int)getpid());
+	*utc = xstrdup(iso);
+	dir = xasprintf("%s/%s", o->results, *id);
+	if (mkdir_p(dir) || access(dir, W_OK)) {
+		kwm_error("cannot write results to %s: %s (fix: pass a writable --results folder)",
+			  dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	/* QEMU and make are handed paths: make them absolute. */
+	abs = realpath(dir, NULL);
+	free(dir);
+	return abs;
+}
+
+static char *kernel_append(const struct options *o, const struct target *t)
+{
+	char *run = xstrdup("");
+	char *append;
+
+	for (int i = 0; i < o->suites.n; i++) {
+		const struct suite *s = suite_find(o->suites.v[i]);
+		char *next = xasprintf("%s%s%s:%s", run, i ? ";" : "", s->name,
+				       s->modules);
+
+		free(run);
+		run = next;
+	}
+	append = xasprintf("console=%s panic=-1 kwm.run=%s", t->console, run);
+	free(run);
+	return append;
+}
+
+static int guest_bound(const struct options *o, const struct target *t)
+{
+	int bound = t->boot_seconds;
+
+	if (o->timeout)
+		return o->timeout;
+	for (int i = 0; i < o->suites.n; i++) {
+		const struct suite *s = suite_find(o->suites.v[i]);
+
+		bound += s->seconds + (s->uses_duration ? o->duration : 0);
+	}
+	return bound;
+}
+
+static int cmd_run(struct options *o)
+{
+	struct run run = { 0 };
+	struct series series;
+	struct source src;
+	struct build_env env;
+	struct fragment_set *frags;
+	struct guest *guests;
+	int lock_fd, ret = EXIT_BAD_INPUT, nr_guests = 0, slots;
+	double t0 = now_seconds();
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char *setup_log;
+
+	if (check_tools(o) || series_load(o->series_dir, &series))
+		return EXIT_BAD_INPUT;
+	if (source_locate(o->package, o->cache, &src))
+		return EXIT_BAD_INPUT;
+
+	env = (struct build_env){ .cache = o->cache, .repo = o->repo,
+				  .src = &src, .series = &series, .jobs = o->jobs };
+	run.nr_targets = o->targets.n;
+	run.targets = xcalloc(run.nr_targets, sizeof(*run.targets));
+	frags = xcalloc(run.nr_targets, sizeof(*frags));
+	for (int i = 0; i < run.nr_targets; i++) {
+		run.targets[i].target = target_find(o->targets.v[i]);
+		if (build_plan(&run.targets[i].build, run.targets[i].target, &env,
+			       &frags[i]))
+			return EXIT_BAD_INPUT;
+	}
+
+	lock_fd = lock_cache(o->cache);
+	if (lock_fd < 0)
+		return EXIT_BAD_INPUT;
+	run.dir = make_run_dir(o, &run.id, &run.started_utc);
+	if (!run.dir)
+		return EXIT_BAD_INPUT;
+	kwm_info("run %s: targets %d, suites %d, results in %s", run.id,
+		 o->targets.n, o->suites.n, run.dir);
+	run.source_package = src.package;
+	run.source_version = src.version;
+	run.series_digest = series.digest;
+	run.suites = (const char *const *)o->suites.v;
+	run.nr_suites = o->suites.n;
+
+	setup_log = xasprintf("%s/setup.log", run.dir);
+	if (source_unpack(&src, setup_log) ||
+	    tree_apply_series(&src, &series, setup_log)) {
+		rm_rf(run.dir);
+		return EXIT_BAD_INPUT;
+	}
+
+	setenv("CCACHE_DIR", xasprintf("%s/ccache", o->cache), 1);
+	setenv("CCACHE_BASEDIR", o->cache, 1);
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	for (int i = 0; i < run.nr_targets && !stop_requested; i++) {
+		struct target_result *tr = &run.targets[i];
+		char *dir = xasprintf("%s/%s", run.dir, tr->target->name);
+
+		mkdir_p(dir);
+		tr->build.log = xasprintf("%s/build.log", dir);
+		kwm_info("%s: building in %s (log: %s)", tr->target->name,
+			 tr->build.dir, tr->build.log);
+		tr->build_ok = !build_run(&tr->build, &env, &frags[i]);
+		if (tr->build_ok)
+			kwm_info("%s: %s in %.1f s", tr->target->name,
+				 tr->build.up_to_date ? "up to date" : "built",
+				 tr->build.seconds);
+		else
+			kwm_error("%s", tr->build.error);
+		free(dir);
+	}
+
+	guests = xcalloc(run.nr_targets, sizeof(*guests));
+	for (int i = 0; i < run.nr_targets; i++) {
+		struct target_result *tr = &run.targets[i];
+		char *console, *qemu, *append;
+
+		if (!tr->build_ok)
+			continue;
+		console = xasprintf("%s/%s/console.log", run.dir, tr->target->name);
+		qemu = xasprintf("%s/%s/qemu.log", run.dir, tr->target->name);
+		append = kernel_append(o, tr->target);
+		guest_prepare(&guests[nr_guests], tr->target, tr->build.image,
+			      tr->build.initramfs, append, console, qemu,
+			      guest_bound(o, tr->target));
+		nr_guests++;
+		free(console);
+		free(qemu);
+		free(append);
+	}
+	/* On 2 host CPUs, one 2-vCPU guest at a time. */
+	slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
+	if (!stop_requested)
+		guests_run(guests, nr_guests, slots, &stop_requested);
+	for (int i = 0, g = 0; i < run.nr_targets; i++)
+		if (run.targets[i].build_ok)
+			run.targets[i].guest = guests[g++];
+		else
+			run.targets[i].guest.target = run.targets[i].target;
+
+	run.complete = !stop_requested;
+	run.seconds = now_seconds() - t0;
+	report_judge(&run);
+	if (report_write_json(&run)) {
+		kwm_error("cannot write %s/matrix.json: %s (fix: free some space and rerun)",
+			  run.dir, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	ret = report_print_table(&run, stdout) ? 0 : EXIT_CELLS_FAILED;
+	if (!run.complete)
+		ret = EXIT_INTERRUPTED;
+	close(lock_fd);
+	return ret;
+}
+
+static void cmd_list(void)
+{
+	printf("targets:\n");
+	for (int i = 0; i < kwm_nr_targets; i++)
+		printf("  %-10s %s %s\n", kwm_targets[i].name, kwm_targets[i].qemu,
+		       kwm_targets[i].qemu_args);
+	printf("suites:\n");
+	for (int i = 0; i < kwm_nr_suites; i++)
+		printf("  %-22s %s%s\n", kwm_suites[i].name, kwm_suites[i].modules,
+		       kwm_suites[i].by_default ? "" : " (not by default)");
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_BAD_INPUT : 0;
+	}
+	if (!strcmp(argv[1], "list")) {
+		cmd_list();
+		return 0;
+	}
+	if (strcmp(argv[1], "run")) {
+		kwm_error("unknown command '%s' (fix: kwmatrix run, or kwmatrix list)",
+			  argv[1]);
+		return EXIT_BAD_INPUT;
+	}
+	if (parse_options(argc - 1, argv + 1, &o))
+		return EXIT_BAD_INPUT;
+	return cmd_run(&o);
+}

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define MARK_SUITE	"# kwm-suite: "
+#define MARK_SUITE_END	"# kwm-suite-end: "
+#define MARK_INIT	"# kwm: init started"
+#define MARK_DONE	"# kwm-done"
+
+static const char *const status_names[] = {
+	[CELL_PASS] = "PASS",
+	[CELL_SKIP] = "SKIP",
+	[CELL_WARN] = "WARN",
+	[CELL_FAIL] = "FAIL",
+	[CELL_CRASHED] = "CRASHED",
+	[CELL_TIMEOUT] = "TIMEOUT",
+	[CELL_ERROR] = "ERROR",
+};
+
+const char *cell_status_name(enum cell_status status)
+{
+	return status_names[status];
+}
+
+int cell_status_from_name(const char *name)
+{
+	for (int i = 0; i <= CELL_ERROR; i++)
+		if (!strcmp(status_names[i], name))
+			return i;
+	return -1;
+}
+
+/* Find a marker line "MARK<name>" at the start of a line; NULL if none. */
+static const char *find_marker(const char *text, const char *mark,
+			       const char *name)
+{
+	size_t mlen = strlen(mark), nlen = name ? strlen(name) : 0;
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!strncmp(p, mark, mlen) &&
+		    (!name || ((size_t)(nl - p) >= mlen + nlen &&
+			       !strncmp(p + mlen, name, nlen) &&
+			       (p + mlen + nlen == nl || p[mlen + nlen] == '\r'))))
+			return p;
+		p = *nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static void set_status(struct suite_result *s, enum cell_status status,
+		       char *reason)
+{
+	if (status < s->status && s->status != CELL_PASS) {
+		free(reason);
+		return;
+	}
+	if (status == s->status && s->reason) {
+		free(reason);
+		return;
+	}
+	s->status = status;
+	free(s->reason);
+	s->reason = reason;
+}
+
+static void judge_region(struct suite_result *s, const char *log,
+			 const char *begin, const char *end)
+{
+	char *region = strndup(begin, end - begin);
+	struct console_event ev;
+	enum console_severity sev;
+
+	ktap_parse(region, &s->ktap);
+	ktap_count(&s->ktap, &s->counts);
+
+	sev = console_scan(region, &ev);
+	if (sev != CONSOLE_CLEAN) {
+		set_status(s, sev == CONSOLE_CRASH ? CELL_CRASHED : CELL_WARN,
+			   xasprintf("console: \"%s\" at line %d", ev.what,
+				     line_of(log, begin) + ev.line - 1));
+		s->excerpt = ev.excerpt;
+	}
+	if (s->ktap.nr_errors)
+		set_status(s, CELL_CRASHED, xasprintf("KTAP: %s (%d problems)",
+						      s->ktap.first_error,
+						      s->ktap.nr_errors));
+	else if (!s->ktap.nr_tests)
+		set_status(s, CELL_CRASHED, xstrdup("no KTAP results"));
+	if (s->counts.crashed)
+		set_status(s, CELL_CRASHED,
+			   xasprintf("%d tests did not report", s->counts.crashed));
+	if (s->counts.failed)
+		set_status(s, CELL_FAIL,
+			   xasprintf("%d tests failed", s->counts.failed));
+	if (s->status == CELL_PASS && s->counts.skipped && !s->counts.passed)
+		set_status(s, CELL_SKIP, xstrdup("every test skipped"));
+	free(region);
+}
+
+void parse_console(const char *log, const char *const *suites, int nr_suites,
+		   const struct guest_outcome *outcome,
+		   struct console_result *res)
+{
+	const char *first_suite = NULL;
+	struct console_event boot_ev;
+	char *before;
+
+	memset(res, 0, sizeof(*res));
+	res->init_started = find_marker(log, MARK_INIT, NULL) != NULL;
+	res->done = find_marker(log, MARK_DONE, NULL) != NULL;
+	res->suites = xcalloc(nr_suites, sizeof(*res->suites));
+	res->nr_suites = nr_suites;
+
+	for (int i = 0; i < nr_suites; i++) {
+		struct suite_result *s = &res->suites[i];
+		const char *begin = find_marker(log, MARK_SUITE, suites[i]);
+		const char *end = begin ? find_marker(begin, MARK_SUITE_END,
+						      suites[i]) : NULL;
+
+		s->name = xstrdup(suites[i]);
+		s->status = CELL_PASS;
+		s->started = begin != NULL;
+		s->ended = end != NULL;
+		if (begin && (!first_suite || begin < first_suite))
+			first_suite = begin;
+		if (!begin)
+			continue;
+		judge_region(s, log, begin, end ? end : log + strlen(log));
+		if (!end)
+			set_status(s, outcome->timed_out ? CELL_TIMEOUT : CELL_CRASHED,
+				   xstrdup(outcome->timed_out ?
+					   "guest killed at its time bound during this suite" :
+					   "guest stopped during this suite"));
+	}
+
+	/* Whatever went wrong before the first suite explains the rest. */
+	before = strndup(log, first_suite ? (size_t)(first_suite - log) :
+			       strlen(log));
+
+	console_scan(before, &boot_ev);
+	free(before);
+	for (int i = 0; i < nr_suites; i++) {
+		struct suite_result *s = &res->suites[i];
+
+		if (s->started)
+			continue;
+		if (outcome->timed_out)
+			set_status(s, CELL_TIMEOUT,
+				   xstrdup("guest killed at its time bound before this suite"));
+		else if (boot_ev.severity == CONSOLE_CRASH)
+			set_status(s, CELL_CRASHED,
+				   xasprintf("guest crashed before this suite: \"%s\"",
+					     boot_ev.what));
+		else if (!res->init_started)
+			set_status(s, CELL_CRASHED,
+				   xstrdup("guest stopped before its init ran"));
+		else if (res->done)
+			set_status(s, CELL_ERROR,
+				   xstrdup("guest init did not run this suite"));
+		else
+			set_status(s, CELL_CRASHED,
+				   xstrdup("guest stopped before this suite"));
+		if (boot_ev.excerpt && !s->excerpt)
+			s->excerpt = xstrdup(boot_ev.excerpt);
+	}
+	free(boot_ev.excerpt);
+}
+
+void console_result_free(struct console_result *res)
+{
+	for (int i = 0; i < res->nr_suites; i++) {
+		free(res->suites[i].name);
+		free(res->suites[i].reason);
+		free(res->suites[i].excerpt);
+		ktap_free(&res->suites[i].ktap);
+	}
+	free(res->suites);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Turns one guest's console log into one result per suite: the log is cut
+ * at the markers the guest's init prints ("# kwm-suite: NAME" and
+ * "# kwm-suite-end: NAME"), each piece is parsed as KTAP and scanned for
+ * crashes.
+ */
+#ifndef KWM_PARSE_H
+#define KWM_PARSE_H
+
+#include <stdbool.h>
+
+#include "console.h"
+#include "ktap.h"
+
+/* In increasing order of severity: a cell shows the worst that happened. */
+enum cell_status {
+	CELL_PASS,
+	CELL_SKIP,
+	CELL_WARN,
+	CELL_FAIL,
+	CELL_CRASHED,
+	CELL_TIMEOUT,
+	CELL_ERROR,	/* not run: build or setup failed */
+};
+
+const char *cell_status_name(enum cell_status status);
+int cell_status_from_name(const char *name);	/* -1 if unknown */
+
+struct suite_result {
+	char *name;
+	enum cell_status status;
+	char *reason;		/* one line: why not PASS, or NULL */
+	char *excerpt;		/* console lines that show it, or NULL */
+	struct ktap_result ktap;
+	struct ktap_counts counts;
+	bool started, ended;
+};
+
+struct guest_outcome {
+	bool timed_out;		/* killed at its time bound */
+	int exit_status;	/* QEMU's, -1 if killed by a signal */
+};
+
+struct console_result {
+	bool init_started, done;
+	struct suite_result *suites;
+	int nr_suites;
+};
+
+/* Results for @suites (in the order asked) from @log. */
+void parse_console(const char *log, const char *const *suites, int nr_suites,
+		   const struct guest_outcome *outcome,
+		   struct console_result *res);
+void console_result_free(struct console_result *res);
+
+#endif

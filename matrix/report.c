@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Cells of a target that could not be booted all carry the build error. */
+static void fail_all(struct target_result *tr, const struct run *run,
+		     enum cell_status status, const char *reason,
+		     const char *excerpt)
+{
+	struct console_result *c = &tr->console;
+
+	c->suites = xcalloc(run->nr_suites, sizeof(*c->suites));
+	c->nr_suites = run->nr_suites;
+	for (int i = 0; i < run->nr_suites; i++) {
+		c->suites[i].name = xstrdup(run->suites[i]);
+		c->suites[i].status = status;
+		c->suites[i].reason = xstrdup(reason);
+		c->suites[i].excerpt = excerpt ? xstrdup(excerpt) : NULL;
+	}
+}
+
+void report_judge(struct run *run)
+{
+	for (int t = 0; t < run->nr_targets; t++) {
+		struct target_result *tr = &run->targets[t];
+		struct guest_outcome outcome;
+		char *log;
+
+		if (!tr->build_ok) {
+			fail_all(tr, run, CELL_ERROR,
+				 tr->build.error ? tr->build.error : "not built",
+				 tr->build.excerpt);
+			continue;
+		}
+		if (!tr->guest.ran) {
+			fail_all(tr, run, CELL_ERROR,
+				 run->complete ? "guest did not start" :
+				 "run interrupted before this guest", NULL);
+			continue;
+		}
+		outcome.timed_out = tr->guest.timed_out;
+		outcome.exit_status = tr->guest.exit_status;
+		log = read_file(tr->guest.console_log, NULL);
+		parse_console(log ? log : "", run->suites, run->nr_suites,
+			      &outcome, &tr->console);
+		if (!log || !*log) {
+			char *qemu = read_file(tr->guest.qemu_log, NULL);
+
+			for (int i = 0; i < tr->console.nr_suites; i++) {
+				struct suite_result *s = &tr->console.suites[i];
+
+				if (s->status == CELL_TIMEOUT)
+					continue;
+				free(s->reason);
+				s->reason = xasprintf("QEMU exited with status %d and no console output",
+						      tr->guest.exit_status);
+				free(s->excerpt);
+				s->excerpt = qemu ? xstrdup(qemu) : NULL;
+			}
+			free(qemu);
+		}
+		free(log);
+	}
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *tests_json(const struct ktap_test *tests, int nr)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < nr; i++) {
+		json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "name", jstr(tests[i].name));
+		json_object_object_add(t, "status",
+				       jstr(ktap_status_name(tests[i].status)));
+		if (tests[i].directive)
+			json_object_object_add(t, "directive",
+					       jstr(tests[i].directive));
+		if (tests[i].nr_subtests)
+			json_object_object_add(t, "subtests",
+					       tests_json(tests[i].subtests,
+							  tests[i].nr_subtests));
+		json_object_array_add(arr, t);
+	}
+	return arr;
+}
+
+static json_object *cell_json(const struct suite_result *s)
+{
+	json_object *c = json_object_new_object(), *counts;
+
+	json_object_object_add(c, "suite", jstr(s->name));
+	json_object_object_add(c, "status", jstr(cell_status_name(s->status)));
+	json_object_object_add(c, "reason", jstr(s->reason));
+	counts = json_object_new_object();
+	json_object_object_add(counts, "passed", json_object_new_int(s->counts.passed));
+	json_object_object_add(counts, "failed", json_object_new_int(s->counts.failed));
+	json_object_object_add(counts, "skipped", json_object_new_int(s->counts.skipped));
+	json_object_object_add(counts, "crashed", json_object_new_int(s->counts.crashed));
+	json_object_object_add(c, "counts", counts);
+	json_object_object_add(c, "tests", tests_json(s->ktap.tests, s->ktap.nr_tests));
+	json_object_object_add(c, "excerpt", jstr(s->excerpt));
+	return c;
+}
+
+static const char *relative(const struct run *run, const char *path)
+{
+	size_t len = strlen(run->dir);
+
+	if (path && !strncmp(path, run->dir, len) && path[len] == '/')
+		return path + len + 1;
+	return path;
+}
+
+static json_object *target_json(const struct run *run,
+				const struct target_result *tr)
+{
+	json_object *t = json_object_new_object(), *b, *g, *cells;
+	const struct guest *guest = &tr->guest;
+
+	json_object_object_add(t, "target", jstr(tr->target->name));
+	b = json_object_new_object();
+	json_object_object_add(b, "status", jstr(tr->build_ok ? "PASS" : "ERROR"));
+	json_object_object_add(b, "error", jstr(tr->build.error));
+	json_object_object_add(b, "key", jstr(tr->build.key));
+	json_object_object_add(b, "dir", jstr(tr->build.dir));
+	json_object_object_add(b, "toolchain", jstr(tr->build.toolchain));
+	json_object_object_add(b, "seconds", json_object_new_double(tr->build.seconds));
+	json_object_object_add(b, "up_to_date", json_object_new_boolean(tr->build.up_to_date));
+	json_object_object_add(b, "log", jstr(relative(run, tr->build.log)));
+	json_object_object_add(t, "build", b);
+
+	g = json_object_new_object();
+	json_object_object_add(g, "ran", json_object_new_boolean(guest->ran));
+	json_object_object_add(g, "qemu_command", jstr(guest->command));
+	json_object_object_add(g, "console_log", jstr(relative(run, guest->console_log)));
+	json_object_object_add(g, "qemu_log", jstr(relative(run, guest->qemu_log)));
+	json_object_object_add(g, "time_bound_seconds", json_object_new_double(guest->bound));
+	json_object_object_add(g, "boot_seconds",
+			       guest->first_ktap ? json_object_new_double(guest->first_ktap) : NULL);
+	json_object_object_add(g, "run_seconds", json_object_new_double(guest->ended));
+	json_object_object_add(g, "timed_out", json_object_new_boolean(guest->timed_out));
+	json_object_object_add(g, "interrupted", json_object_new_boolean(guest->interrupted));
+	json_object_object_add(g, "exit_status", json_object_new_int(guest->exit_status));
+	json_object_object_add(g, "init_started", json_object_new_boolean(tr->console.init_started));
+	json_object_object_add(g, "init_done", json_object_new_boolean(tr->console.done));
+	json_object_object_add(t, "guest", g);
+
+	cells = json_object_new_array();
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		json_object_array_add(cells, cell_json(&tr->console.suites[i]));
+	json_object_object_add(t, "cells", cells);
+	return t;
+}
+
+int report_write_json(const struct run *run)
+{
+	json_object *root = json_object_new_object(), *targets, *suites;
+	char *path = xasprintf("%s/matrix.json", run->dir);
+	const char *text;
+	int ret;
+
+	json_object_object_add(root, "format", jstr("kwmatrix-1"));
+	json_object_object_add(root, "run_id", jstr(run->id));
+	json_object_object_add(root, "complete", json_object_new_boolean(run->complete));
+	json_object_object_add(root, "started", jstr(run->started_utc));
+	json_object_object_add(root, "seconds", json_object_new_double(run->seconds));
+	json_object_object_add(root, "source_package", jstr(run->source_package));
+	json_object_object_add(root, "source_version", jstr(run->source_version));
+	json_object_object_add(root, "series_digest", jstr(run->series_digest));
+	suites = json_object_new_array();
+	for (int i = 0; i < run->nr_suites; i++)
+		json_object_array_add(suites, jstr(run->suites[i]));
+	json_object_object_add(root, "suites", suites);
+	targets = json_object_new_array();
+	for (int i = 0; i < run->nr_targets; i++)
+		json_object_array_add(targets, target_json(run, &run->targets[i]));
+	json_object_object_add(root, "targets", targets);
+
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	ret = write_file_atomic(path, text, strlen(text));
+	json_object_put(root);
+	free(path);
+	return ret;
+}
+
+bool report_print_table(const struct run *run, FILE *out)
+{
+	bool all_pass = run->complete;
+
+	fprintf(out, "\n%-10s %-8s %-8s", "target", "build", "boot");
+	for (int i = 0; i < run->nr_suites; i++)
+		fprintf(out, " %-20s", run->suites[i]);
+	fputc('\n', out);
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+		char boot[16] = "-";
+
+		if (tr->guest.first_ktap)
+			snprintf(boot, sizeof(boot), "%.1fs", tr->guest.first_ktap);
+		fprintf(out, "%-10s %-8s %-8s", tr->target->name,
+			tr->build_ok ? (tr->build.up_to_date ? "cached" : "built") : "ERROR",
+			boot);
+		for (int i = 0; i < tr->console.nr_suites; i++) {
+			const struct suite_result *s = &tr->console.suites[i];
+			const struct ktap_counts *k = &s->counts;
+			char cell[64];
+
+			if (k->passed + k->failed + k->crashed + k->skipped)
+				snprintf(cell, sizeof(cell), "%s %d/%d",
+					 cell_status_name(s->status), k->passed,
+					 k->passed + k->failed + k->crashed + k->skipped);
+			else
+				snprintf(cell, sizeof(cell), "%s", cell_status_name(s->status));
+			fprintf(out, " %-20s", cell);
+			all_pass &= s->status == CELL_PASS;
+		}
+		fputc('\n', out);
+	}
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		for (int i = 0; i < tr->console.nr_suites; i++) {
+			const struct suite_result *s = &tr->console.suites[i];
+
+			if (s->status != CELL_PASS)
+				fprintf(out, "  %s/%s: %s: %s\n", tr->target->name,
+					s->name, cell_status_name(s->status),
+					s->reason ? s->reason : "");
+		}
+	}
+	fprintf(out, "\nresults: %s/matrix.json%s\n", run->dir,
+		run->complete ? "" : " (incomplete: the run was interrupted)");
+	return all_pass;
+}

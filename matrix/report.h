@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The results of a run: matrix.json and the table on the terminal. */
+#ifndef KWM_REPORT_H
+#define KWM_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "boot.h"
+#include "build.h"
+#include "parse.h"
+
+struct target_result {
+	const struct target *target;
+	struct build build;
+	bool build_ok;
+	struct guest guest;
+	struct console_result console;
+};
+
+struct run {
+	char *id;
+	char *dir;			/* results/<id> */
+	const char *source_package, *source_version;
+	const char *series_digest;
+	const char *const *suites;
+	int nr_suites;
+	struct target_result *targets;
+	int nr_targets;
+	bool complete;			/* false if interrupted */
+	char *started_utc;
+	double seconds;
+};
+
+/* Fill the cells of every target from its build and console log. */
+void report_judge(struct run *run);
+/* Write @run->dir/matrix.json atomically.  0 or -1 (errno set). */
+int report_write_json(const struct run *run);
+/* Print the target x suite table; returns true if every cell passed. */
+bool report_print_table(const struct run *run, FILE *out);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "series.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "--- a/lib/foo.c\t2010-..." -> "lib/foo.c"; NULL for /dev/null. */
+static char *diff_path(const char *line)
+{
+	const char *p = line + 4, *slash;
+	size_t len = strcspn(p, "\t\n");
+
+	if (!strncmp(p, "/dev/null", 9))
+		return NULL;
+	slash = memchr(p, '/', len);
+	if (!slash)
+		return NULL;
+	return strndup(slash + 1, len - (slash + 1 - p));
+}
+
+/*
+ * Record the files of one patch, and feed the sections that modify files
+ * already in the tree to @builtin.  A section that creates a file cannot
+ * change vmlinux by itself: the series builds its new files as modules,
+ * and the Kconfig and Makefile lines that say so are modifications of
+ * existing files, which are hashed.  So editing the subject or its tests
+ * keeps the kernel build, and anything else starts a new one.
+ */
+static int scan_patch(struct patch_file *pf, const char *text,
+		      struct kwm_hash *builtin)
+{
+	bool in_section = false, section_builtin = false;
+	const char *p = text;
+	int nr_sections = 0;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+		const char *next = *nl ? nl + 1 : nl;
+
+		if (!strncmp(p, "--- ", 4) && !strncmp(next, "+++ ", 4)) {
+			char *old = diff_path(p), *new = diff_path(next);
+			char *file = new ? new : old;
+
+			in_section = true;
+			section_builtin = old != NULL;
+			if (file && !strlist_has(&pf->files, file))
+				strlist_add(&pf->files, file);
+			if (section_builtin)
+				hash_add_str(builtin, file);
+			free(old);
+			free(new);
+			nr_sections++;
+			/* Skip the "+++" line too. */
+			next = strchrnul(next, '\n');
+			next = *next ? next + 1 : next;
+		} else if (!strncmp(p, "diff ", 5) || !strncmp(p, "-- \n", 4)) {
+			/* Git's headers and signature: not part of any hunk. */
+			in_section = false;
+		} else if (in_section && section_builtin &&
+			   (*p == '@' || *p == ' ' || *p == '+' || *p == '-')) {
+			hash_add(builtin, p, next - p);
+		}
+		p = next;
+	}
+	return nr_sections;
+}
+
+int series_load(const char *dir, struct series *s)
+{
+	char *list_path = xasprintf("%s/series", dir), *list, *line, *save;
+	struct kwm_hash *all, *builtin;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = xstrdup(dir);
+	list = read_file(list_path, NULL);
+	if (!list) {
+		kwm_error("%s: cannot read the series file (fix: list the patches, one per line, in %s)",
+			  list_path, list_path);
+		free(list_path);
+		return -1;
+	}
+	all = hash_new();
+	builtin = hash_new();
+	for (line = strtok_r(list, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct patch_file *pf;
+		char *text;
+		size_t len;
+
+		line[strcspn(line, "#")] = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		line[strcspn(line, " \t\r")] = '\0';
+		if (!*line)
+			continue;
+		s->patches = xrealloc(s->patches, (s->nr + 1) * sizeof(*s->patches));
+		pf = &s->patches[s->nr++];
+		memset(pf, 0, sizeof(*pf));
+		pf->name = xstrdup(line);
+		pf->path = xasprintf("%s/%s", dir, line);
+		text = read_file(pf->path, &len);
+		if (!text) {
+			kwm_error("%s names %s, which does not exist (fix: add the patch or drop it from the series)",
+				  list_path, pf->name);
+			goto out;
+		}
+		hash_add_str(all, pf->name);
+		hash_add(all, text, len);
+		if (!scan_patch(pf, text, builtin)) {
+			kwm_error("%s: no diff in it (fix: regenerate it with git format-patch)",
+				  pf->path);
+			free(text);
+			goto out;
+		}
+		for (int i = 0; i < pf->files.n; i++)
+			if (!strlist_has(&s->files, pf->files.v[i]))
+				strlist_add(&s->files, pf->files.v[i]);
+		free(text);
+	}
+	if (!s->nr) {
+		kwm_error("%s lists no patch (fix: list the patches, one per line)",
+			  list_path);
+		goto out;
+	}
+	ret = 0;
+out:
+	hash_final(all, s->digest);
+	hash_final(builtin, s->builtin_digest);
+	free(list);
+	free(list_path);
+	return ret;
+}
+
+void series_free(struct series *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		free(s->patches[i].name);
+		free(s->patches[i].path);
+		strlist_free(&s->patches[i].files);
+	}
+	free(s->patches);
+	strlist_free(&s->files);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}

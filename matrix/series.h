@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The quilt-style series under patch/: which patches, which files. */
+#ifndef KWM_SERIES_H
+#define KWM_SERIES_H
+
+#include "util.h"
+
+struct patch_file {
+	char *name;		/* as listed in series */
+	char *path;
+	struct strlist files;	/* every file it touches, -p1 */
+};
+
+struct series {
+	char *dir;
+	struct patch_file *patches;
+	int nr;
+	struct strlist files;	/* union over the patches */
+	/* Everything, and only what can reach vmlinux (see series.c). */
+	char digest[KWM_HASH_HEX];
+	char builtin_digest[KWM_HASH_HEX];
+};
+
+/* 0, or -1 after printing one line naming the problem and the fix. */
+int series_load(const char *dir, struct series *s);
+void series_free(struct series *s);
+
+#endif

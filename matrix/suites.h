@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The suites a guest can run: which modules its init loads, in order
+ * (paths under the initramfs's /lib/kw, without .ko), and how long the
+ * suite may take on top of booting.
+ */
+#ifndef KWM_SUITES_H
+#define KWM_SUITES_H
+
+#include <stdbool.h>
+
+struct suite {
+	const char *name;
+	const char *modules;		/* "a+b+c" */
+	int seconds;			/* fixed part of its time bound */
+	bool uses_duration;		/* also takes --duration seconds */
+	bool by_default;
+};
+
+extern const struct suite kwm_suites[];
+extern const int kwm_nr_suites;
+
+const struct suite *suite_find(const char *name);
+
+#endif

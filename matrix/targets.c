@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "targets.h"
+
+#include <string.h>
+
+/*
+ * QEMU settings per target.  The time bound covers firmware, boot and
+ * power-off; the driver adds what the suites ask for on top.  Every guest
+ * gets multi-threaded TCG and two vCPUs (see boot.c).
+ */
+const struct target kwm_targets[] = {
+	{
+		.name = "arm64",
+		.kernel_arch = "arm64",
+		.cross_compile = "aarch64-linux-gnu-",
+		.cross_package = "gcc-aarch64-linux-gnu",
+		.image = "arch/arm64/boot/Image",
+		.qemu = "qemu-system-aarch64",
+		.qemu_package = "qemu-system-arm",
+		.qemu_args = "-M virt -cpu cortex-a72 -m 512",
+		.console = "ttyAMA0",
+		.boot_seconds = 60,
+	},
+	{
+		.name = "riscv64",
+		.kernel_arch = "riscv",
+		.cross_compile = "riscv64-linux-gnu-",
+		.cross_package = "gcc-riscv64-linux-gnu",
+		.image = "arch/riscv/boot/Image",
+		.qemu = "qemu-system-riscv64",
+		.qemu_package = "qemu-system-misc",
+		.qemu_args = "-M virt -m 512",
+		.console = "ttyS0",
+		.firmware = "/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
+		.firmware_package = "qemu-system-data",
+		.boot_seconds = 60,
+	},
+	{
+		.name = "ppc64le",
+		.kernel_arch = "powerpc",
+		.cross_compile = "powerpc64le-linux-gnu-",
+		.cross_package = "gcc-powerpc64le-linux-gnu",
+		.image = "vmlinux",
+		.qemu = "qemu-system-ppc64",
+		.qemu_package = "qemu-system-ppc",
+		.qemu_args = "-M pseries -cpu power8 -m 512",
+		.console = "hvc0",
+		.firmware = "/usr/share/qemu/slof.bin",
+		.firmware_package = "qemu-system-data",
+		.boot_seconds = 90,
+	},
+};
+
+const int kwm_nr_targets = sizeof(kwm_targets) / sizeof(kwm_targets[0]);
+
+const struct target *target_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < kwm_nr_targets; i++)
+		if (!strcmp(kwm_targets[i].name, name))
+			return &kwm_targets[i];
+	return NULL;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel source in the cache: Debian's tarball unpacked once as a
+ * read-only "pristine" tree, and a hard-linked working "tree" that carries
+ * the series.  Applying a series rewrites only the files whose content
+ * changes, so make rebuilds only what the edit touched.
+ */
+#ifndef KWM_TREE_H
+#define KWM_TREE_H
+
+#include "series.h"
+
+struct source {
+	char *package;		/* linux-source-6.1 */
+	char *version;		/* Debian version of that package */
+	char *tarball;
+	char *root;		/* CACHE/src/VERSION */
+	char *pristine;
+	char *tree;
+};
+
+/* Find the installed package; -1 after one line naming the fix. */
+int source_locate(const char *package, const char *cache, struct source *src);
+/* Unpack into the cache if it is not there yet. */
+int source_unpack(struct source *src, const char *log);
+/* Make the working tree equal to pristine plus @s. */
+int tree_apply_series(struct source *src, const struct series *s,
+		      const char *log);
+void source_free(struct source *src);
+
+#endif

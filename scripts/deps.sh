@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install, from Debian's packages, whatever kwmatrix needs and is missing.
+# Runs apt-get as root (directly, or through sudo); prints what is missing
+# and how to install it otherwise.
+set -eu
+
+PACKAGES="make gcc patch xz-utils tar perl pkg-config ccache bc bison flex
+	libssl-dev libelf-dev cpio
+	linux-source-6.1
+	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
+	libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-ppc64el-cross
+	qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-data
+	libjson-c-dev libcmocka-dev"
+
+missing=""
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "kwmatrix: installing from Debian:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	echo "kwmatrix: error: missing packages:$missing (fix: as root, apt-get install$missing)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
