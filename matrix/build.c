@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "build.h"
+#include "variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #define STAMP_CONFIG	".kwm-configured"
 #define STAMP_BUILT	".kwm-built"
 #define KEY_VERSION	"kwmatrix-build-2"
+/* Bump when the variants or the initramfs layout change. */
+#define OUTPUTS_VERSION	"kwmatrix-outputs-1"
 
 int build_plan(struct build *b, const struct target *t,
 	       const struct build_env *env, struct fragment_set *frags)
@@ -213,6 +216,19 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		free(list);
 		list = next;
 	}
+	/* The seed, then one mutant per barrier tag. */
+	for (int i = -1; i < kwm_nr_barrier_tags; i++) {
+		char *name = i < 0 ? xstrdup("seed") :
+			     xasprintf("no-%s", kwm_barrier_tags[i]);
+		char *next = xasprintf("%sdir /lib/kw/%s 0755 0 0\n"
+				       "file /lib/kw/%s/%s.ko %s/kwm/variants/%s/%s.ko 0644 0 0\n",
+				       list, name, name, SUBJECT_MODULE, b->dir,
+				       name, SUBJECT_MODULE);
+
+		free(list);
+		list = next;
+		free(name);
+	}
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;
@@ -243,6 +259,7 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	struct kwm_hash *h = hash_new();
 	char *init = xasprintf("%s/initramfs/init.c", env->repo);
 
+	hash_add_str(h, OUTPUTS_VERSION);
 	hash_add_str(h, env->series->digest);
 	hash_add_file(h, init);
 	hash_final(h, out);
@@ -271,6 +288,10 @@ int build_run(struct build *b, const struct build_env *env,
 	unlink(stamp);
 	if (run_make(b, env, NULL, NULL)) {
 		fail(b, "make");
+		goto out;
+	}
+	if (variants_build(b, env)) {
+		b->excerpt = error_excerpt(b->log);
 		goto out;
 	}
 	if (build_initramfs(b, env))

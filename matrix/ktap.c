@@ -162,7 +162,7 @@ static void free_tests(struct ktap_test *tests, int nr)
  * @top is true for column zero, where a version line starts a new document.
  */
 static void parse_block(struct cursor *c, int indent, bool top,
-			struct ktap_test **out, int *nr_out)
+			struct ktap_test **out, int *nr_out, char **block_name)
 {
 	struct ktap_test *pending = NULL;
 	int nr_pending = 0, plan = -1, nr_results = 0;
@@ -189,7 +189,9 @@ static void parse_block(struct cursor *c, int indent, bool top,
 				pending = NULL;
 				nr_pending = 0;
 			}
-			parse_block(c, l->indent, false, &pending, &nr_pending);
+			/* KUnit names the parent inside the block. */
+			parse_block(c, l->indent, false, &pending, &nr_pending,
+				    subtest_name ? NULL : &subtest_name);
 			continue;
 		}
 		c->pos++;
@@ -211,6 +213,10 @@ static void parse_block(struct cursor *c, int indent, bool top,
 			plan = l->plan;
 			break;
 		case LINE_SUBTEST:
+			if (block_name && !*block_name && !nr_results) {
+				*block_name = xstrdup(l->name);
+				break;
+			}
 			free(subtest_name);
 			subtest_name = xstrdup(l->name);
 			break;
@@ -298,7 +304,7 @@ void ktap_parse(const char *text, struct ktap_result *res)
 	}
 
 	/* Indented blocks become subtests of the next column-zero result. */
-	parse_block(&c, 0, true, &res->tests, &res->nr_tests);
+	parse_block(&c, 0, true, &res->tests, &res->nr_tests, NULL);
 
 	for (int i = 0; i < c.nr; i++) {
 		free(c.lines[i].name);

@@ -362,6 +362,17 @@ static char *kernel_append(const struct options *o, const struct target *t)
 	}
 	append = xasprintf("console=%s panic=-1 kwm.run=%s", t->console, run);
 	free(run);
+	for (int i = 0; i < o->suites.n; i++) {
+		const struct suite *s = suite_find(o->suites.v[i]);
+		char *next;
+
+		if (!s->duration_module)
+			continue;
+		next = xasprintf("%s %s.duration=%d", append, s->duration_module,
+				 o->duration);
+		free(append);
+		append = next;
+	}
 	return append;
 }
 
@@ -374,7 +385,7 @@ static int guest_bound(const struct options *o, const struct target *t)
 	for (int i = 0; i < o->suites.n; i++) {
 		const struct suite *s = suite_find(o->suites.v[i]);
 
-		bound += s->seconds + (s->uses_duration ? o->duration : 0);
+		bound += s->seconds + (s->duration_module ? o->duration : 0);
 	}
 	return bound;
 }

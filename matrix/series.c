@@ -19,6 +19,12 @@ static char *diff_path(const char *line)
 	return strndup(slash + 1, len - (slash + 1 - p));
 }
 
+/* Files that no kernel build reads. */
+static bool no_build_effect(const char *file)
+{
+	return !strcmp(file, "MAINTAINERS") || !strncmp(file, "Documentation/", 14);
+}
+
 /*
  * Record the files of one patch, and feed the sections that modify files
  * already in the tree to @builtin.  A section that creates a file cannot
@@ -43,7 +49,7 @@ static int scan_patch(struct patch_file *pf, const char *text,
 			char *file = new ? new : old;
 
 			in_section = true;
-			section_builtin = old != NULL;
+			section_builtin = old != NULL && !no_build_effect(file);
 			if (file && !strlist_has(&pf->files, file))
 				strlist_add(&pf->files, file);
 			if (section_builtin)
@@ -89,6 +95,9 @@ int series_load(const char *dir, struct series *s)
 		char *text;
 		size_t len;
 
+		char *comment = strchr(line, '#');
+		bool is_fix = comment && !strncmp(comment, "# fix", 5);
+
 		line[strcspn(line, "#")] = '\0';
 		while (*line == ' ' || *line == '\t')
 			line++;
@@ -99,6 +108,7 @@ int series_load(const char *dir, struct series *s)
 		pf = &s->patches[s->nr++];
 		memset(pf, 0, sizeof(*pf));
 		pf->name = xstrdup(line);
+		pf->is_fix = is_fix;
 		pf->path = xasprintf("%s/%s", dir, line);
 		text = read_file(pf->path, &len);
 		if (!text) {

@@ -3,12 +3,15 @@
 #ifndef KWM_SERIES_H
 #define KWM_SERIES_H
 
+#include <stdbool.h>
+
 #include "util.h"
 
 struct patch_file {
 	char *name;		/* as listed in series */
 	char *path;
 	struct strlist files;	/* every file it touches, -p1 */
+	bool is_fix;		/* "# fix" in series: a fix of the seed */
 };
 
 struct series {

@@ -10,6 +10,37 @@ const struct suite kwm_suites[] = {
 		.seconds = 30,
 		.by_default = true,
 	},
+	{
+		.name = "torture",
+		.modules = "torture+kw_worker+kw_worker_torture",
+		.seconds = 30,
+		.duration_module = "kw_worker_torture",
+		.by_default = true,
+	},
+	{
+		/* The series without its fixes: the seed's own findings. */
+		.name = "torture-seed",
+		.modules = "torture+seed/kw_worker+kw_worker_torture",
+		.seconds = 30,
+		.duration_module = "kw_worker_torture",
+		.by_default = true,
+	},
+#define MUTANT(tag, shape_name)						\
+	{								\
+		.name = "mutant-" tag,					\
+		.modules = "torture+no-" tag "/kw_worker+kw_worker_torture", \
+		.seconds = 30,						\
+		.duration_module = "kw_worker_torture",			\
+		.mutant_of = tag,					\
+		.shape = shape_name,					\
+		.by_default = true,					\
+	}
+	/* Each barrier, and the litmus shape that shows it missing. */
+	MUTANT("worker-b0", "MP+rmb"),
+	MUTANT("worker-b1", "SB+mb-plain"),
+	MUTANT("flush-b0", "SB+mb-atomic"),
+	MUTANT("flush-b1", "MP+wmb"),
+#undef MUTANT
 };
 
 const int kwm_nr_suites = sizeof(kwm_suites) / sizeof(kwm_suites[0]);

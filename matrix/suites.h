@@ -13,7 +13,9 @@ struct suite {
 	const char *name;
 	const char *modules;		/* "a+b+c" */
 	int seconds;			/* fixed part of its time bound */
-	bool uses_duration;		/* also takes --duration seconds */
+	const char *duration_module;	/* gets MODULE.duration=--duration */
+	const char *mutant_of;		/* barrier tag this mutant lacks */
+	const char *shape;		/* calibration shape it needs */
 	bool by_default;
 };
 

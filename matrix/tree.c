@@ -153,11 +153,15 @@ static void print_first_hunk(const char *rej)
 	free(text);
 }
 
-static int apply_in_staging(const struct series *s, const char *staging,
-			    const char *log, const char *version)
+static int apply_in_staging(const struct series *s, bool skip_fixes,
+			    const char *staging, const char *log,
+			    const char *version)
 {
 	for (int i = 0; i < s->nr; i++) {
 		const struct patch_file *pf = &s->patches[i];
+
+		if (skip_fixes && pf->is_fix)
+			continue;
 		char *abs = realpath(pf->path, NULL);
 		char *argv[] = { "patch", "-p1", "--batch", "--forward", "-s",
 				 "-d", (char *)staging, "-i", abs, NULL };
@@ -184,6 +188,35 @@ static int apply_in_staging(const struct series *s, const char *staging,
 	return 0;
 }
 
+/* Pristine copies of @files in @staging, with the series applied. */
+static int stage_files(const struct source *src, const struct strlist *files,
+		       const struct series *s, bool skip_fixes,
+		       const char *staging, const char *log)
+{
+	rm_rf(staging);
+	mkdir_p(staging);
+	for (int i = 0; i < files->n; i++) {
+		char *from = xasprintf("%s/%s", src->pristine, files->v[i]);
+		char *to = xasprintf("%s/%s", staging, files->v[i]);
+		int err = path_exists(from) && copy_into(from, to);
+
+		free(from);
+		free(to);
+		if (err) {
+			kwm_error("cannot stage %s in %s (fix: check free space)",
+				  files->v[i], staging);
+			return -1;
+		}
+	}
+	return apply_in_staging(s, skip_fixes, staging, log, src->version);
+}
+
+int tree_stage(const struct source *src, const struct series *s,
+	       bool skip_fixes, const char *staging, const char *log)
+{
+	return stage_files(src, &s->files, s, skip_fixes, staging, log);
+}
+
 int tree_apply_series(struct source *src, const struct series *s,
 		      const char *log)
 {
@@ -197,18 +230,7 @@ int tree_apply_series(struct source *src, const struct series *s,
 		if (!strlist_has(&files, s->files.v[i]))
 			strlist_add(&files, s->files.v[i]);
 
-	rm_rf(staging);
-	for (int i = 0; i < files.n; i++) {
-		char *from = xasprintf("%s/%s", src->pristine, files.v[i]);
-		char *to = xasprintf("%s/%s", staging, files.v[i]);
-
-		if (path_exists(from) && copy_into(from, to))
-			kwm_error("cannot stage %s", files.v[i]);
-		free(from);
-		free(to);
-	}
-	mkdir_p(staging);
-	if (apply_in_staging(s, staging, log, src->version))
+	if (stage_files(src, &files, s, false, staging, log))
 		goto out;
 
 	/* A crash in the loop below leaves a superset on record: still safe. */

@@ -8,6 +8,8 @@
 #ifndef KWM_TREE_H
 #define KWM_TREE_H
 
+#include <stdbool.h>
+
 #include "series.h"
 
 struct source {
@@ -26,6 +28,12 @@ int source_unpack(struct source *src, const char *log);
 /* Make the working tree equal to pristine plus @s. */
 int tree_apply_series(struct source *src, const struct series *s,
 		      const char *log);
+/*
+ * The files of @s, pristine, with @s applied (without its "# fix" patches
+ * if @skip_fixes), in the folder @staging.
+ */
+int tree_stage(const struct source *src, const struct series *s,
+	       bool skip_fixes, const char *staging, const char *log);
 void source_free(struct source *src);
 
 #endif

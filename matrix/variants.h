@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Variants of the subject, built as out-of-tree modules against each
+ * target's kernel: the seed (the series without its "# fix" patches) and
+ * one mutant per barrier, generated from the patched source by deleting
+ * the barrier whose comment carries the tag.
+ */
+#ifndef KWM_VARIANTS_H
+#define KWM_VARIANTS_H
+
+#include "build.h"
+
+#define SUBJECT_FILE	"lib/kw_worker.c"
+#define SUBJECT_MODULE	"kw_worker"
+
+extern const char *const kwm_barrier_tags[];
+extern const int kwm_nr_barrier_tags;
+
+/*
+ * @source with the barrier tagged @tag removed ("mb flush-b0 paired with
+ * ..."): the barrier on the tag's line, or the first one after the comment
+ * that holds it.  NULL if there is no such barrier.  @removed gets the
+ * line as it was.
+ */
+char *mutate_remove_barrier(const char *source, const char *tag,
+			    char **removed);
+
+/* Write and build every variant under @b->dir/kwm/variants/. */
+int variants_build(struct build *b, const struct build_env *env);
+
+#endif

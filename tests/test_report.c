@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/* matrix.json: what it holds, and that it is written whole or not at all. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "util.h"
+
+static char dir[] = "/tmp/kwm-test-report-XXXXXX";
+static const char *const suites[] = { "kunit" };
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	chmod(dir, 0755);
+	return rm_rf(dir);
+}
+
+static void fill_run(struct run *run, struct target_result *tr)
+{
+	char *log = xasprintf("%s/console.log", dir);
+	char *text = read_file("tests/data/riscv64-kunit-pass.log", NULL);
+
+	assert_non_null(text);
+	assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
+	free(text);
+	memset(run, 0, sizeof(*run));
+	memset(tr, 0, sizeof(*tr));
+	tr->target = target_find("riscv64");
+	tr->build_ok = true;
+	tr->build.dir = xstrdup("/cache/build/riscv64-0123");
+	tr->guest.ran = true;
+	tr->guest.console_log = log;
+	tr->guest.qemu_log = xasprintf("%s/qemu.log", dir);
+	tr->guest.command = xstrdup("qemu-system-riscv64 -M virt 'quoted arg'");
+	tr->guest.first_ktap = 0.5;
+	tr->guest.ended = 1.5;
+	run->id = xstrdup("test-run");
+	run->dir = xstrdup(dir);
+	run->suites = suites;
+	run->nr_suites = 1;
+	run->targets = tr;
+	run->nr_targets = 1;
+	run->complete = true;
+}
+
+static void free_run(struct run *run, struct target_result *tr)
+{
+	build_free(&tr->build);
+	free(tr->guest.console_log);
+	free(tr->guest.qemu_log);
+	free(tr->guest.command);
+	console_result_free(&tr->console);
+	free(run->id);
+	free(run->dir);
+}
+
+static void json_holds_every_cell(void **state)
+{
+	struct target_result tr;
+	struct run run;
+	char *path = xasprintf("%s/matrix.json", dir);
+	json_object *root, *t, *cell, *v;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	(void)state;
+	fill_run(&run, &tr);
+	report_judge(&run);
+	assert_int_equal(report_write_json(&run), 0);
+	assert_true(report_print_table(&run, devnull));
+	root = json_object_from_file(path);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "complete", &v));
+	assert_true(json_object_get_boolean(v));
+	t = json_object_array_get_idx(json_object_object_get(root, "targets"), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(t, "target")),
+			    "riscv64");
+	v = json_object_object_get(json_object_object_get(t, "guest"), "qemu_command");
+	assert_string_equal(json_object_get_string(v),
+			    "qemu-system-riscv64 -M virt 'quoted arg'");
+	v = json_object_object_get(json_object_object_get(t, "guest"), "console_log");
+	assert_string_equal(json_object_get_string(v), "console.log");
+	cell = json_object_array_get_idx(json_object_object_get(t, "cells"), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(cell, "status")),
+			    "PASS");
+	v = json_object_object_get(json_object_object_get(cell, "counts"), "passed");
+	assert_int_equal(json_object_get_int(v), 7);
+	json_object_put(root);
+	fclose(devnull);
+	free_run(&run, &tr);
+	free(path);
+}
+
+static void incomplete_run_is_marked_and_fails(void **state)
+{
+	struct target_result tr;
+	struct run run;
+	char *path = xasprintf("%s/matrix.json", dir);
+	json_object *root;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	(void)state;
+	fill_run(&run, &tr);
+	run.complete = false;
+	report_judge(&run);
+	assert_int_equal(report_write_json(&run), 0);
+	assert_false(report_print_table(&run, devnull));
+	root = json_object_from_file(path);
+	assert_false(json_object_get_boolean(json_object_object_get(root, "complete")));
+	json_object_put(root);
+	fclose(devnull);
+	free_run(&run, &tr);
+	free(path);
+}
+
+static void unwritable_folder_leaves_nothing(void **state)
+{
+	struct target_result tr;
+	struct run run;
+	char *ro = xasprintf("%s/ro", dir);
+	struct dirent *de;
+	DIR *d;
+
+	(void)state;
+	if (!geteuid()) {
+		/* root ignores permissions: use a folder that cannot exist. */
+		free(ro);
+		ro = xstrdup("/proc/kwm-no-such-folder");
+	} else {
+		mkdir_p(ro);
+		chmod(ro, 0555);
+	}
+	fill_run(&run, &tr);
+	free(run.dir);
+	run.dir = xstrdup(ro);
+	report_judge(&run);
+	assert_int_equal(report_write_json(&run), -1);
+	d = opendir(dir);
+	while ((de = readdir(d)))
+		assert_null(strstr(de->d_name, ".tmp."));
+	closedir(d);
+	free_run(&run, &tr);
+	free(ro);
+}
+
+static void build_error_fills_every_cell(void **state)
+{
+	struct target_result tr;
+	struct run run;
+
+	(void)state;
+	fill_run(&run, &tr);
+	tr.build_ok = false;
+	tr.build.error = xstrdup("riscv64 build: make failed (see build.log)");
+	tr.build.excerpt = xstrdup("lib/kw_worker.c:1: error: oops\n");
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
+	assert_non_null(strstr(tr.console.suites[0].excerpt, "error: oops"));
+	free_run(&run, &tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_holds_every_cell),
+		cmocka_unit_test(incomplete_run_is_marked_and_fails),
+		cmocka_unit_test(unwritable_folder_leaves_nothing),
+		cmocka_unit_test(build_error_fills_every_cell),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, setup, teardown);
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/* The series: loading it, its errors, and what the build key sees. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "series.h"
+#include "util.h"
+
+static char dir[] = "/tmp/kwm-test-series-XXXXXX";
+
+static const char *const modify_kconfig =
+	"Subject: x\n---\ndiff --git a/lib/Kconfig b/lib/Kconfig\n"
+	"index 1111111..2222222 100644\n--- a/lib/Kconfig\n+++ b/lib/Kconfig\n"
+	"@@ -1,2 +1,3 @@\n a\n+config KW\n b\n";
+static const char *const new_file_fmt =
+	"Subject: y\n---\ndiff --git a/lib/kw.c b/lib/kw.c\nnew file mode 100644\n"
+	"index 0000000..%s\n--- /dev/null\n+++ b/lib/kw.c\n@@ -0,0 +1 @@\n+%s\n-- \n2.39.5\n";
+
+static void put(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rm_rf(dir);
+}
+
+static void real_series_loads(void **state)
+{
+	struct series s;
+
+	(void)state;
+	assert_int_equal(series_load("patch", &s), 0);
+	assert_true(s.nr >= 2);
+	assert_true(strlist_has(&s.files, "lib/kw_worker.c"));
+	assert_true(strlist_has(&s.files, "include/linux/kw_worker.h"));
+	series_free(&s);
+}
+
+static void new_files_do_not_touch_the_build_key(void **state)
+{
+	char builtin[KWM_HASH_HEX], digest[KWM_HASH_HEX];
+	char *text;
+	struct series s;
+
+	(void)state;
+	put("0001-k.patch", modify_kconfig);
+	text = xasprintf(new_file_fmt, "aaaaaaa", "int a;");
+	put("0002-n.patch", text);
+	free(text);
+	put("series", "# comment\n0001-k.patch\n\n0002-n.patch  \n");
+	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(s.nr, 2);
+	memcpy(builtin, s.builtin_digest, sizeof(builtin));
+	memcpy(digest, s.digest, sizeof(digest));
+	series_free(&s);
+
+	/* Edit the new file: same kernel build, different series. */
+	text = xasprintf(new_file_fmt, "bbbbbbb", "int b;");
+	put("0002-n.patch", text);
+	free(text);
+	assert_int_equal(series_load(dir, &s), 0);
+	assert_string_equal(s.builtin_digest, builtin);
+	assert_string_not_equal(s.digest, digest);
+	series_free(&s);
+
+	/* Edit Kconfig: a new kernel build. */
+	text = xstrdup(modify_kconfig);
+	text[strlen(text) - 4] = 'c';
+	put("0001-k.patch", text);
+	free(text);
+	assert_int_equal(series_load(dir, &s), 0);
+	assert_string_not_equal(s.builtin_digest, builtin);
+	series_free(&s);
+}
+
+static void missing_patch_and_missing_series(void **state)
+{
+	struct series s;
+	char *empty = xasprintf("%s/empty", dir);
+
+	(void)state;
+	put("series", "0001-k.patch\n0009-gone.patch\n");
+	assert_int_equal(series_load(dir, &s), -1);
+	series_free(&s);
+	mkdir_p(empty);
+	assert_int_equal(series_load(empty, &s), -1);
+	series_free(&s);
+	put("series", "# nothing\n");
+	assert_int_equal(series_load(dir, &s), -1);
+	series_free(&s);
+	put("notapatch.patch", "just words\n");
+	put("series", "notapatch.patch\n");
+	assert_int_equal(series_load(dir, &s), -1);
+	series_free(&s);
+	free(empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(real_series_loads),
+		cmocka_unit_test(new_files_do_not_touch_the_build_key),
+		cmocka_unit_test(missing_patch_and_missing_series),
+	};
+
+	return cmocka_run_group_tests_name("series", tests, setup, teardown);
+}
