@@ -59,7 +59,7 @@ int build_plan(struct build *b, const struct target *t,
 static char **make_argv(const struct build *b, const struct build_env *env,
 			const char *target1, const char *target2)
 {
-	char **argv = xcalloc(12, sizeof(*argv));
+	char **argv = xcalloc(13, sizeof(*argv));
 	int n = 0;
 
 	argv[n++] = xstrdup("make");
@@ -216,6 +216,14 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		free(list);
 		list = next;
 	}
+	{
+		char *next = xasprintf("%sfile /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n",
+				       list, CALIBRATION_MODULE, b->dir,
+				       CALIBRATION_MODULE);
+
+		free(list);
+		list = next;
+	}
 	/* The seed, then one mutant per barrier tag. */
 	for (int i = -1; i < kwm_nr_barrier_tags; i++) {
 		char *name = i < 0 ? xstrdup("seed") :
@@ -258,12 +266,58 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 {
 	struct kwm_hash *h = hash_new();
 	char *init = xasprintf("%s/initramfs/init.c", env->repo);
+	char *calibration = xasprintf("%s/calibrate/%s.c", env->repo,
+				      CALIBRATION_MODULE);
 
 	hash_add_str(h, OUTPUTS_VERSION);
 	hash_add_str(h, env->series->digest);
 	hash_add_file(h, init);
+	hash_add_file(h, calibration);
 	hash_final(h, out);
 	free(init);
+	free(calibration);
+}
+
+/*
+ * The series' own C files, compiled again with W=1 into assembly (.s), so
+ * that the objects the kernel uses keep their flags.  Any warning fails.
+ */
+static int check_w1(struct build *b, const struct build_env *env)
+{
+	char *log = xasprintf("%s.w1", b->log), *text;
+	char **argv = make_argv(b, env, "W=1", NULL);
+	int n = 0, ret, warnings = 0;
+
+	while (argv[n])
+		n++;
+	for (int i = 0; i < env->series->files.n; i++) {
+		const char *f = env->series->files.v[i];
+		size_t len = strlen(f);
+
+		if (len < 3 || strcmp(f + len - 2, ".c"))
+			continue;
+		argv = xrealloc(argv, (n + 2) * sizeof(*argv));
+		argv[n] = xasprintf("%.*s.s", (int)(len - 2), f);
+		argv[++n] = NULL;
+	}
+	unlink(log);
+	ret = run_cmd(argv, log, NULL);
+	for (int i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+	text = read_file(log, NULL);
+	for (char *p = text; p && (p = strstr(p, "warning:")); p++)
+		warnings++;
+	if (ret || warnings) {
+		b->error = xasprintf("%s: the series' files do not build cleanly with W=1: %d warnings (see %s)",
+				     b->target->name, warnings, log);
+		b->excerpt = text;
+		text = NULL;
+		ret = -1;
+	}
+	free(text);
+	free(log);
+	return ret;
 }
 
 int build_run(struct build *b, const struct build_env *env,
@@ -290,7 +344,9 @@ int build_run(struct build *b, const struct build_env *env,
 		fail(b, "make");
 		goto out;
 	}
-	if (variants_build(b, env)) {
+	if (check_w1(b, env))
+		goto out;
+	if (variants_build(b, env) || calibration_build(b, env)) {
 		b->excerpt = error_excerpt(b->log);
 		goto out;
 	}

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "parse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,18 @@ static const char *const status_names[] = {
 	[CELL_CRASHED] = "CRASHED",
 	[CELL_TIMEOUT] = "TIMEOUT",
 	[CELL_ERROR] = "ERROR",
+	[CELL_KILLED] = "KILLED",
+	[CELL_UNOBSERVABLE] = "UNOBSERVABLE",
+	[CELL_XFAIL] = "XFAIL",
+	[CELL_SURVIVED] = "SURVIVED",
+	[CELL_XPASS] = "XPASS",
 };
+
+bool cell_status_ok(enum cell_status status)
+{
+	return status == CELL_PASS || status == CELL_KILLED ||
+	       status == CELL_UNOBSERVABLE || status == CELL_XFAIL;
+}
 
 const char *cell_status_name(enum cell_status status)
 {
@@ -29,7 +41,7 @@ const char *cell_status_name(enum cell_status status)
 
 int cell_status_from_name(const char *name)
 {
-	for (int i = 0; i <= CELL_ERROR; i++)
+	for (int i = 0; i <= CELL_XPASS; i++)
 		if (!strcmp(status_names[i], name))
 			return i;
 	return -1;
@@ -64,6 +76,7 @@ static int line_of(const char *text, const char *at)
 	return line;
 }
 
+/* Parsing only uses PASS, SKIP, WARN, FAIL, CRASHED and TIMEOUT: in order. */
 static void set_status(struct suite_result *s, enum cell_status status,
 		       char *reason)
 {
@@ -89,6 +102,12 @@ static void judge_region(struct suite_result *s, const char *log,
 
 	ktap_parse(region, &s->ktap);
 	ktap_count(&s->ktap, &s->counts);
+	{
+		const char *stats = strstr(region, "# kwt: seconds=");
+
+		if (stats)
+			s->stats = strndup(stats + 7, strchrnul(stats, '\n') - stats - 7);
+	}
 
 	sev = console_scan(region, &ev);
 	if (sev != CONSOLE_CLEAN) {
@@ -189,8 +208,39 @@ void console_result_free(struct console_result *res)
 		free(res->suites[i].name);
 		free(res->suites[i].reason);
 		free(res->suites[i].excerpt);
+		free(res->suites[i].stats);
 		ktap_free(&res->suites[i].ktap);
 	}
 	free(res->suites);
 	memset(res, 0, sizeof(*res));
+}
+
+int parse_calibration(const char *log, struct shape_rate **rates)
+{
+	const char *p = log;
+	int nr = 0;
+
+	*rates = NULL;
+	while ((p = strstr(p, "# kwc: shape="))) {
+		char shape[64];
+		int forbidden;
+		struct shape_rate r;
+
+		if (sscanf(p, "# kwc: shape=%63s forbidden=%d runs=%lu weak=%lu per_million=%lu",
+			   shape, &forbidden, &r.runs, &r.weak, &r.per_million) == 5) {
+			r.shape = xstrdup(shape);
+			r.forbidden = forbidden;
+			*rates = xrealloc(*rates, (nr + 1) * sizeof(**rates));
+			(*rates)[nr++] = r;
+		}
+		p++;
+	}
+	return nr;
+}
+
+void shape_rates_free(struct shape_rate *rates, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(rates[i].shape);
+	free(rates);
 }

@@ -16,13 +16,21 @@
 /* In increasing order of severity: a cell shows the worst that happened. */
 enum cell_status {
 	CELL_PASS,
+	CELL_KILLED,		/* a mutant caught: which check, when */
+	CELL_UNOBSERVABLE,	/* a mutant that this platform cannot show */
+	CELL_XFAIL,		/* a known finding, reproduced */
 	CELL_SKIP,
 	CELL_WARN,
 	CELL_FAIL,
 	CELL_CRASHED,
 	CELL_TIMEOUT,
 	CELL_ERROR,	/* not run: build or setup failed */
+	CELL_SURVIVED,		/* a mutant not caught where it is observable */
+	CELL_XPASS,		/* a known finding no longer reproduced */
 };
+
+/* Statuses that keep the run green. */
+bool cell_status_ok(enum cell_status status);
 
 const char *cell_status_name(enum cell_status status);
 int cell_status_from_name(const char *name);	/* -1 if unknown */
@@ -34,6 +42,7 @@ struct suite_result {
 	char *excerpt;		/* console lines that show it, or NULL */
 	struct ktap_result ktap;
 	struct ktap_counts counts;
+	char *stats;		/* "key=value ..." from a "# kwt: seconds=" line */
 	bool started, ended;
 };
 
@@ -53,5 +62,16 @@ void parse_console(const char *log, const char *const *suites, int nr_suites,
 		   const struct guest_outcome *outcome,
 		   struct console_result *res);
 void console_result_free(struct console_result *res);
+
+/* One calibration figure: "# kwc: shape=SB forbidden=0 runs=.. weak=.." */
+struct shape_rate {
+	char *shape;
+	bool forbidden;
+	unsigned long runs, weak, per_million;
+};
+
+/* Every calibration figure in @log; returns how many (*rates: free). */
+int parse_calibration(const char *log, struct shape_rate **rates);
+void shape_rates_free(struct shape_rate *rates, int nr);
 
 #endif

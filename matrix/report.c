@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suites.h"
 #include "util.h"
 
 /* Cells of a target that could not be booted all carry the build error. */
@@ -22,6 +23,75 @@ static void fail_all(struct target_result *tr, const struct run *run,
 		c->suites[i].status = status;
 		c->suites[i].reason = xstrdup(reason);
 		c->suites[i].excerpt = excerpt ? xstrdup(excerpt) : NULL;
+	}
+}
+
+/* The first failing check of a torture run: "completion: 81 violations, ..." */
+static char *first_violation(const struct suite_result *s)
+{
+	for (int i = 0; i < s->ktap.nr_tests; i++) {
+		const struct ktap_test *t = &s->ktap.tests[i];
+
+		for (int j = 0; j < t->nr_subtests; j++)
+			if (t->subtests[j].status == KTAP_FAIL)
+				return xasprintf("%s: %s", t->subtests[j].name,
+						 t->subtests[j].directive ?
+						 t->subtests[j].directive : "violated");
+	}
+	return NULL;
+}
+
+static const struct shape_rate *find_rate(const struct target_result *tr,
+					  const char *shape)
+{
+	for (int i = 0; i < tr->nr_rates; i++)
+		if (!strcmp(tr->rates[i].shape, shape))
+			return &tr->rates[i];
+	return NULL;
+}
+
+/*
+ * A mutant caught by a check is KILLED.  One that got through is SURVIVED
+ * where calibration saw its shape on this target (the torture must do
+ * better), and UNOBSERVABLE where it did not: never a pass.
+ */
+static void classify(struct target_result *tr, struct suite_result *s,
+		     const struct suite *suite)
+{
+	char *why;
+
+	if (suite->expect_fail && s->status == CELL_FAIL) {
+		why = first_violation(s);
+		free(s->reason);
+		s->reason = xasprintf("known finding reproduced: %s", why ? why : "failed");
+		free(why);
+		s->status = CELL_XFAIL;
+	} else if (suite->expect_fail && s->status == CELL_PASS) {
+		free(s->reason);
+		s->reason = xstrdup("known finding not reproduced: run longer, or has it gone?");
+		s->status = CELL_XPASS;
+	}
+	if (!suite->mutant_of)
+		return;
+	if (s->status == CELL_FAIL && (why = first_violation(s))) {
+		free(s->reason);
+		s->reason = why;
+		s->status = CELL_KILLED;
+	} else if (s->status == CELL_PASS) {
+		const struct shape_rate *r = find_rate(tr, suite->shape);
+
+		free(s->reason);
+		if (r && r->weak) {
+			s->status = CELL_SURVIVED;
+			s->reason = xasprintf("no check caught it, yet calibration saw %s here: %lu per million (%lu in %lu runs)",
+					      suite->shape, r->per_million, r->weak, r->runs);
+		} else {
+			s->status = CELL_UNOBSERVABLE;
+			s->reason = r ? xasprintf("calibration never saw %s here: 0 in %lu runs",
+						  suite->shape, r->runs) :
+				    xasprintf("no calibration figure for %s: run the calibrate suite",
+					      suite->shape);
+		}
 	}
 }
 
@@ -49,6 +119,13 @@ void report_judge(struct run *run)
 		log = read_file(tr->guest.console_log, NULL);
 		parse_console(log ? log : "", run->suites, run->nr_suites,
 			      &outcome, &tr->console);
+		tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
+		for (int i = 0; i < tr->console.nr_suites; i++) {
+			const struct suite *suite = suite_find(run->suites[i]);
+
+			if (suite)
+				classify(tr, &tr->console.suites[i], suite);
+		}
 		if (!log || !*log) {
 			char *qemu = read_file(tr->guest.qemu_log, NULL);
 
@@ -111,6 +188,21 @@ static json_object *cell_json(const struct suite_result *s)
 	json_object_object_add(c, "counts", counts);
 	json_object_object_add(c, "tests", tests_json(s->ktap.tests, s->ktap.nr_tests));
 	json_object_object_add(c, "excerpt", jstr(s->excerpt));
+	if (s->stats) {
+		json_object *stats = json_object_new_object();
+		char *copy = xstrdup(s->stats), *tok, *save;
+
+		for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(tok, '=');
+
+			if (!eq)
+				continue;
+			*eq = '\0';
+			json_object_object_add(stats, tok, json_object_new_int64(atoll(eq + 1)));
+		}
+		free(copy);
+		json_object_object_add(c, "torture", stats);
+	}
 	return c;
 }
 
@@ -161,6 +253,19 @@ static json_object *target_json(const struct run *run,
 	for (int i = 0; i < tr->console.nr_suites; i++)
 		json_object_array_add(cells, cell_json(&tr->console.suites[i]));
 	json_object_object_add(t, "cells", cells);
+	cells = json_object_new_array();
+	for (int i = 0; i < tr->nr_rates; i++) {
+		const struct shape_rate *r = &tr->rates[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "shape", jstr(r->shape));
+		json_object_object_add(o, "forbidden", json_object_new_boolean(r->forbidden));
+		json_object_object_add(o, "runs", json_object_new_int64(r->runs));
+		json_object_object_add(o, "weak", json_object_new_int64(r->weak));
+		json_object_object_add(o, "per_million", json_object_new_int64(r->per_million));
+		json_object_array_add(cells, o);
+	}
+	json_object_object_add(t, "calibration", cells);
 	return t;
 }
 
@@ -225,7 +330,7 @@ bool report_print_table(const struct run *run, FILE *out)
 			else
 				snprintf(cell, sizeof(cell), "%s", cell_status_name(s->status));
 			fprintf(out, " %-20s", cell);
-			all_pass &= s->status == CELL_PASS;
+			all_pass &= cell_status_ok(s->status);
 		}
 		fputc('\n', out);
 	}
@@ -239,7 +344,22 @@ bool report_print_table(const struct run *run, FILE *out)
 				fprintf(out, "  %s/%s: %s: %s\n", tr->target->name,
 					s->name, cell_status_name(s->status),
 					s->reason ? s->reason : "");
+			if (s->stats && !suite_find(s->name)->mutant_of)
+				fprintf(out, "  %s/%s: %s\n", tr->target->name,
+					s->name, s->stats);
 		}
+	}
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		if (!tr->nr_rates)
+			continue;
+		fprintf(out, "  %s calibration, weak outcomes per million:", tr->target->name);
+		for (int i = 0; i < tr->nr_rates; i++)
+			fprintf(out, " %s=%lu%s", tr->rates[i].shape,
+				tr->rates[i].per_million,
+				tr->rates[i].forbidden ? "(forbidden)" : "");
+		fputc('\n', out);
 	}
 	fprintf(out, "\nresults: %s/matrix.json%s\n", run->dir,
 		run->complete ? "" : " (incomplete: the run was interrupted)");

@@ -16,6 +16,8 @@ struct target_result {
 	bool build_ok;
 	struct guest guest;
 	struct console_result console;
+	struct shape_rate *rates;	/* calibration figures */
+	int nr_rates;
 };
 
 struct run {

@@ -11,6 +11,13 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 	{
+		/* What each platform can show: read before the mutants. */
+		.name = "calibrate",
+		.modules = "kw_calibrate",
+		.seconds = 30,
+		.by_default = true,
+	},
+	{
 		.name = "torture",
 		.modules = "torture+kw_worker+kw_worker_torture",
 		.seconds = 30,
@@ -23,6 +30,7 @@ const struct suite kwm_suites[] = {
 		.modules = "torture+seed/kw_worker+kw_worker_torture",
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
+		.expect_fail = true,
 		.by_default = true,
 	},
 #define MUTANT(tag, shape_name)						\
@@ -37,7 +45,7 @@ const struct suite kwm_suites[] = {
 	}
 	/* Each barrier, and the litmus shape that shows it missing. */
 	MUTANT("worker-b0", "MP+rmb"),
-	MUTANT("worker-b1", "SB+mb-plain"),
+	MUTANT("worker-b1", "SB+mb-plain+wait"),
 	MUTANT("flush-b0", "SB+mb-atomic"),
 	MUTANT("flush-b1", "MP+wmb"),
 #undef MUTANT

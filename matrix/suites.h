@@ -16,6 +16,7 @@ struct suite {
 	const char *duration_module;	/* gets MODULE.duration=--duration */
 	const char *mutant_of;		/* barrier tag this mutant lacks */
 	const char *shape;		/* calibration shape it needs */
+	bool expect_fail;		/* a known finding: failing is XFAIL */
 	bool by_default;
 };
 

@@ -55,11 +55,12 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 	return out;
 }
 
-static int write_module(const char *dir, const char *source, size_t len)
+static int write_module(const char *dir, const char *name, const char *source,
+			size_t len)
 {
-	char *c = xasprintf("%s/%s.c", dir, SUBJECT_MODULE);
+	char *c = xasprintf("%s/%s.c", dir, name);
 	char *kbuild = xasprintf("%s/Kbuild", dir);
-	char *obj = xasprintf("obj-m := %s.o\n", SUBJECT_MODULE);
+	char *obj = xasprintf("obj-m := %s.o\n", name);
 	int ret = mkdir_p(dir);
 
 	size_t old_len = 0;
@@ -84,12 +85,34 @@ static int make_module(const struct build *b, const char *dir)
 		xasprintf("ARCH=%s", b->target->kernel_arch),
 		xasprintf("CROSS_COMPILE=%s", b->target->cross_compile),
 		xasprintf("CC=ccache %sgcc", b->target->cross_compile),
-		"modules", NULL,
+		"W=1", "modules", NULL,
 	};
 	int ret = run_cmd(argv, b->log, NULL);
 
 	for (int i = 2; i < 7; i++)
 		free(argv[i]);
+	return ret;
+}
+
+int calibration_build(struct build *b, const struct build_env *env)
+{
+	char *from = xasprintf("%s/calibrate/%s.c", env->repo, CALIBRATION_MODULE);
+	char *dir = xasprintf("%s/kwm/calibrate", b->dir);
+	size_t len;
+	char *source = read_file(from, &len);
+	int ret = -1;
+
+	if (!source)
+		b->error = xasprintf("cannot read %s (fix: restore it from git)", from);
+	else if (write_module(dir, CALIBRATION_MODULE, source, len) ||
+		 make_module(b, dir))
+		b->error = xasprintf("%s: building %s failed (see %s)",
+				     b->target->name, CALIBRATION_MODULE, b->log);
+	else
+		ret = 0;
+	free(source);
+	free(from);
+	free(dir);
 	return ret;
 }
 
@@ -121,7 +144,7 @@ int variants_build(struct build *b, const struct build_env *env)
 	{
 		char *dir = xasprintf("%s/seed", root);
 
-		ret = write_module(dir, seed, strlen(seed));
+		ret = write_module(dir, SUBJECT_MODULE, seed, strlen(seed));
 		if (!ret && make_module(b, dir))
 			ret = -1;
 		free(dir);
@@ -142,7 +165,7 @@ int variants_build(struct build *b, const struct build_env *env)
 			b->error = xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
 					     b->target->name, kwm_barrier_tags[i],
 					     SUBJECT_FILE);
-		else if (write_module(dir, mutant, strlen(mutant)) || make_module(b, dir))
+		else if (write_module(dir, SUBJECT_MODULE, mutant, strlen(mutant)) || make_module(b, dir))
 			b->error = xasprintf("%s: building mutant no-%s failed (see %s)",
 					     b->target->name, kwm_barrier_tags[i], b->log);
 		else

@@ -25,6 +25,11 @@ extern const int kwm_nr_barrier_tags;
 char *mutate_remove_barrier(const char *source, const char *tag,
 			    char **removed);
 
+#define CALIBRATION_MODULE	"kw_calibrate"
+
+/* Build calibrate/kw_calibrate.c under @b->dir/kwm/calibrate/. */
+int calibration_build(struct build *b, const struct build_env *env);
+
 /* Write and build every variant under @b->dir/kwm/variants/. */
 int variants_build(struct build *b, const struct build_env *env);
 

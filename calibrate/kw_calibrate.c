@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kw_calibrate: which reorderings can this platform show at all?
+ *
+ * Store-buffering (SB) and message-passing (MP) litmus shapes, written
+ * with the kernel's own primitives, each with and without its barriers.
+ * As in klitmus7, two kthreads on two CPUs run their side over an array
+ * of instances, meeting at a barrier before and after each round, so
+ * that they race on the same instance at the same time.  A weak outcome
+ * of a shape whose barriers are all present is a failure; the rates of
+ * the others say what a missing barrier could show on this platform.
+ */
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+MODULE_DESCRIPTION("Litmus calibration: observable SB and MP reorderings");
+MODULE_LICENSE("GPL");
+
+static int seconds = 1;
+module_param(seconds, int, 0444);
+MODULE_PARM_DESC(seconds, "Seconds per shape");
+static int instances = 512;
+module_param(instances, int, 0444);
+MODULE_PARM_DESC(instances, "Litmus instances per round");
+
+struct kwc_instance {
+	int x ____cacheline_aligned;
+	atomic_t ax;
+	int y ____cacheline_aligned;
+	int r0, r1;
+};
+
+struct kwc_shape {
+	const char *name;
+	bool forbidden;		/* every barrier present: weak is a bug */
+	bool mp;		/* weak is r0 == 1 && r1 == 0, else both 0 */
+	void (*p0)(struct kwc_instance *in);
+	void (*p1)(struct kwc_instance *in);
+};
+
+/* SB: each side stores, then loads the other side's variable. */
+static void sb_p0(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->x, 1);
+	in->r0 = READ_ONCE(in->y);
+}
+
+static void sb_p1(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->y, 1);
+	in->r1 = READ_ONCE(in->x);
+}
+
+static void sb_mb_p0(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->x, 1);
+	smp_mb(); /* the barrier under test */
+	in->r0 = READ_ONCE(in->y);
+}
+
+static void sb_mb_p1(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->y, 1);
+	smp_mb(); /* the barrier under test */
+	in->r1 = READ_ONCE(in->x);
+}
+
+/* The flusher's side of flush-b0: an atomic increment, then a load. */
+static void sb_atomic_p0(struct kwc_instance *in)
+{
+	atomic_inc(&in->ax);
+	in->r0 = READ_ONCE(in->y);
+}
+
+static void sb_atomic_mb_p0(struct kwc_instance *in)
+{
+	atomic_inc(&in->ax);
+	smp_mb__after_atomic(); /* the barrier under test */
+	in->r0 = READ_ONCE(in->y);
+}
+
+/*
+ * flush_kw_work() loads done_seq twice: in wait_event()'s first test, and
+ * again after prepare_to_wait() has taken the wait queue's lock.  Both
+ * loads must miss the worker's store for a wake-up to be lost, so this is
+ * the shape that worker-b1 guards in the subject.
+ */
+static DEFINE_SPINLOCK(kwc_wait_lock);
+
+static void sb_atomic_mb_wait_p0(struct kwc_instance *in)
+{
+	unsigned long flags;
+
+	atomic_inc(&in->ax);
+	smp_mb__after_atomic(); /* the barrier under test */
+	in->r0 = READ_ONCE(in->y);
+	if (in->r0)
+		return;
+	spin_lock_irqsave(&kwc_wait_lock, flags);
+	spin_unlock_irqrestore(&kwc_wait_lock, flags);
+	in->r0 = READ_ONCE(in->y);
+}
+
+/* The worker's side of worker-b1: a plain store, then the atomic's value. */
+static void sb_plain_p1(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->y, 1);
+	in->r1 = atomic_read(&in->ax);
+}
+
+static void sb_plain_mb_p1(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->y, 1);
+	smp_mb(); /* the barrier under test */
+	in->r1 = atomic_read(&in->ax);
+}
+
+/* MP: data then flag, against flag then data. */
+static void mp_p0(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->x, 1);
+	WRITE_ONCE(in->y, 1);
+}
+
+static void mp_wmb_p0(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->x, 1);
+	smp_wmb(); /* the barrier under test */
+	WRITE_ONCE(in->y, 1);
+}
+
+static void mp_p1(struct kwc_instance *in)
+{
+	in->r0 = READ_ONCE(in->y);
+	in->r1 = READ_ONCE(in->x);
+}
+
+static void mp_rmb_p1(struct kwc_instance *in)
+{
+	in->r0 = READ_ONCE(in->y);
+	smp_rmb(); /* the barrier under test */
+	in->r1 = READ_ONCE(in->x);
+}
+
+static const struct kwc_shape kwc_shapes[] = {
+	{ "SB", false, false, sb_p0, sb_p1 },
+	{ "SB+mbs", true, false, sb_mb_p0, sb_mb_p1 },
+	{ "SB+mb-plain", false, false, sb_atomic_mb_p0, sb_plain_p1 },
+	{ "SB+mb-plain+wait", false, false, sb_atomic_mb_wait_p0, sb_plain_p1 },
+	{ "SB+mb-atomic", false, false, sb_atomic_p0, sb_plain_mb_p1 },
+	{ "SB+atomic+mbs", true, false, sb_atomic_mb_p0, sb_plain_mb_p1 },
+	{ "MP", false, true, mp_p0, mp_p1 },
+	{ "MP+wmb", false, true, mp_wmb_p0, mp_p1 },
+	{ "MP+rmb", false, true, mp_p0, mp_rmb_p1 },
+	{ "MP+wmb+rmb", true, true, mp_wmb_p0, mp_rmb_p1 },
+};
+
+static struct kwc_instance *kwc_in;
+static const struct kwc_shape *kwc_shape;
+static atomic_t kwc_arrived;
+static int kwc_sense;
+static bool kwc_done;
+static unsigned long kwc_runs, kwc_weak;
+static struct completion kwc_finished[2];
+
+/* Sense-reversing barrier for the two threads. */
+static void kwc_sync(int *sense)
+{
+	*sense = !*sense;
+	if (atomic_inc_return(&kwc_arrived) == 2) {
+		atomic_set(&kwc_arrived, 0);
+		smp_store_release(&kwc_sense, *sense);
+	} else {
+		while (smp_load_acquire(&kwc_sense) != *sense)
+			cpu_relax();
+	}
+}
+
+static void kwc_reset(void)
+{
+	int i;
+
+	for (i = 0; i < instances; i++) {
+		WRITE_ONCE(kwc_in[i].x, 0);
+		WRITE_ONCE(kwc_in[i].y, 0);
+		atomic_set(&kwc_in[i].ax, 0);
+		kwc_in[i].r0 = -1;
+		kwc_in[i].r1 = -1;
+	}
+}
+
+static void kwc_count(void)
+{
+	int i;
+
+	for (i = 0; i < instances; i++) {
+		struct kwc_instance *in = &kwc_in[i];
+
+		if (kwc_shape->mp ? in->r0 == 1 && in->r1 == 0 :
+				    in->r0 == 0 && in->r1 == 0)
+			kwc_weak++;
+	}
+	kwc_runs += instances;
+}
+
+static int kwc_thread(void *arg)
+{
+	long id = (long)arg;
+	unsigned long end = jiffies + seconds * HZ;
+	int sense = 0, i;
+	bool more;
+
+	do {
+		kwc_sync(&sense);
+		if (id == 0) {
+			for (i = 0; i < instances; i++)
+				kwc_shape->p0(&kwc_in[i]);
+		} else {
+			for (i = 0; i < instances; i++)
+				kwc_shape->p1(&kwc_in[i]);
+		}
+		kwc_sync(&sense);
+		if (id == 0) {
+			kwc_count();
+			kwc_reset();
+			WRITE_ONCE(kwc_done, time_after(jiffies, end));
+		}
+		kwc_sync(&sense);
+		more = !READ_ONCE(kwc_done);
+	} while (more);
+	complete(&kwc_finished[id]);
+	return 0;
+}
+
+static int kwc_run_shape(const struct kwc_shape *shape)
+{
+	struct task_struct *t[2];
+	long i;
+
+	kwc_shape = shape;
+	kwc_runs = 0;
+	kwc_weak = 0;
+	kwc_done = false;
+	kwc_sense = 0;
+	atomic_set(&kwc_arrived, 0);
+	kwc_reset();
+	for (i = 0; i < 2; i++) {
+		init_completion(&kwc_finished[i]);
+		t[i] = kthread_create(kwc_thread, (void *)i, "kw_calibrate/%ld", i);
+		if (IS_ERR(t[i]))
+			return PTR_ERR(t[i]);
+		kthread_bind(t[i], cpumask_nth(i, cpu_online_mask));
+	}
+	wake_up_process(t[0]);
+	wake_up_process(t[1]);
+	wait_for_completion(&kwc_finished[0]);
+	wait_for_completion(&kwc_finished[1]);
+	return 0;
+}
+
+static int __init kwc_init(void)
+{
+	int i, ret, failed = 0;
+
+	if (seconds <= 0 || instances <= 0 || num_online_cpus() < 2) {
+		pr_err("kw_calibrate: needs seconds > 0, instances > 0 and two CPUs\n");
+		return -EINVAL;
+	}
+	kwc_in = kcalloc(instances, sizeof(*kwc_in), GFP_KERNEL);
+	if (!kwc_in)
+		return -ENOMEM;
+
+	pr_info("    KTAP version 1\n");
+	pr_info("    # Subtest: kw_calibrate\n");
+	pr_info("    1..%zu\n", ARRAY_SIZE(kwc_shapes));
+	for (i = 0; i < ARRAY_SIZE(kwc_shapes); i++) {
+		const struct kwc_shape *s = &kwc_shapes[i];
+		unsigned long per_million;
+
+		ret = kwc_run_shape(s);
+		if (ret) {
+			kfree(kwc_in);
+			return ret;
+		}
+		per_million = kwc_runs ? kwc_weak * 1000000 / kwc_runs : 0;
+		pr_info("    # kwc: shape=%s forbidden=%d runs=%lu weak=%lu per_million=%lu\n",
+			s->name, s->forbidden, kwc_runs, kwc_weak, per_million);
+		if (s->forbidden && kwc_weak) {
+			failed++;
+			pr_info("    not ok %d %s # %lu forbidden weak outcomes in %lu runs\n",
+				i + 1, s->name, kwc_weak, kwc_runs);
+		} else {
+			pr_info("    ok %d %s # %lu weak in %lu runs (%s)\n", i + 1,
+				s->name, kwc_weak, kwc_runs,
+				s->forbidden ? "forbidden" : "allowed");
+		}
+	}
+	pr_info("%sok 1 kw_calibrate\n", failed ? "not " : "");
+	kfree(kwc_in);
+	return 0;
+}
+
+static void __exit kwc_exit(void)
+{
+}
+
+module_init(kwc_init);
+module_exit(kwc_exit);
