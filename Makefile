@@ -34,7 +34,7 @@ $(OUT)/kwmatrix-san: matrix/main.c $(LIB_SRCS) $(HEADERS)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) $(SANITIZE) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
 
-$(OUT)/tests/%: tests/%.c $(LIB_SRCS) $(HEADERS)
+$(OUT)/tests/%: tests/%.c $(LIB_SRCS) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(OUT)/tests
 	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(LIB_SRCS) $(LDLIBS) -lcmocka
 

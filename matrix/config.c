@@ -90,7 +90,7 @@ int fragments_load(struct fragment_set *set, const char *const *paths, int nr)
 		int lineno = 1;
 
 		if (!text) {
-			kwm_error("cannot read config fragment %s (fix: create it; see arch-configs/README)",
+			kwm_error("cannot read config fragment %s (fix: create it, or drop the target from targets.c)",
 				  paths[f]);
 			return -1;
 		}

@@ -393,20 +393,19 @@ static int guest_bound(const struct options *o, const struct target *t)
 static int cmd_run(struct options *o)
 {
 	struct run run = { 0 };
-	struct series series;
-	struct source src;
+	struct series series = { 0 };
+	struct source src = { 0 };
 	struct build_env env;
-	struct fragment_set *frags;
-	struct guest *guests;
-	int lock_fd, ret = EXIT_BAD_INPUT, nr_guests = 0, slots;
+	struct fragment_set *frags = NULL;
+	struct guest *guests = NULL;
+	int lock_fd = -1, ret = EXIT_BAD_INPUT, nr_guests = 0, slots;
 	double t0 = now_seconds();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char *setup_log;
+	char *setup_log = NULL, *ccache_dir = NULL;
 
-	if (check_tools(o) || series_load(o->series_dir, &series))
-		return EXIT_BAD_INPUT;
-	if (source_locate(o->package, o->cache, &src))
-		return EXIT_BAD_INPUT;
+	if (check_tools(o) || series_load(o->series_dir, &series) ||
+	    source_locate(o->package, o->cache, &src))
+		goto out;
 
 	env = (struct build_env){ .cache = o->cache, .repo = o->repo,
 				  .src = &src, .series = &series, .jobs = o->jobs };
@@ -417,15 +416,15 @@ static int cmd_run(struct options *o)
 		run.targets[i].target = target_find(o->targets.v[i]);
 		if (build_plan(&run.targets[i].build, run.targets[i].target, &env,
 			       &frags[i]))
-			return EXIT_BAD_INPUT;
+			goto out;
 	}
 
 	lock_fd = lock_cache(o->cache);
 	if (lock_fd < 0)
-		return EXIT_BAD_INPUT;
+		goto out;
 	run.dir = make_run_dir(o, &run.id, &run.started_utc);
 	if (!run.dir)
-		return EXIT_BAD_INPUT;
+		goto out;
 	kwm_info("run %s: targets %d, suites %d, results in %s", run.id,
 		 o->targets.n, o->suites.n, run.dir);
 	run.source_package = src.package;
@@ -438,10 +437,11 @@ static int cmd_run(struct options *o)
 	if (source_unpack(&src, setup_log) ||
 	    tree_apply_series(&src, &series, setup_log)) {
 		rm_rf(run.dir);
-		return EXIT_BAD_INPUT;
+		goto out;
 	}
 
-	setenv("CCACHE_DIR", xasprintf("%s/ccache", o->cache), 1);
+	ccache_dir = xasprintf("%s/ccache", o->cache);
+	setenv("CCACHE_DIR", ccache_dir, 1);
 	setenv("CCACHE_BASEDIR", o->cache, 1);
 
 	signal(SIGINT, on_signal);
@@ -487,11 +487,14 @@ static int cmd_run(struct options *o)
 	slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
 	if (!stop_requested)
 		guests_run(guests, nr_guests, slots, &stop_requested);
+	/* The targets take over the guests. */
 	for (int i = 0, g = 0; i < run.nr_targets; i++)
 		if (run.targets[i].build_ok)
 			run.targets[i].guest = guests[g++];
 		else
 			run.targets[i].guest.target = run.targets[i].target;
+	free(guests);
+	guests = NULL;
 
 	run.complete = !stop_requested;
 	run.seconds = now_seconds() - t0;
@@ -499,12 +502,36 @@ static int cmd_run(struct options *o)
 	if (report_write_json(&run)) {
 		kwm_error("cannot write %s/matrix.json: %s (fix: free some space and rerun)",
 			  run.dir, strerror(errno));
-		return EXIT_BAD_INPUT;
+		goto out;
 	}
 	ret = report_print_table(&run, stdout) ? 0 : EXIT_CELLS_FAILED;
 	if (!run.complete)
 		ret = EXIT_INTERRUPTED;
-	close(lock_fd);
+out:
+	if (lock_fd >= 0)
+		close(lock_fd);
+	for (int i = 0; i < nr_guests && guests; i++)
+		guest_free(&guests[i]);
+	free(guests);
+	for (int i = 0; i < run.nr_targets; i++) {
+		struct target_result *tr = &run.targets[i];
+
+		build_free(&tr->build);
+		guest_free(&tr->guest);
+		console_result_free(&tr->console);
+		shape_rates_free(tr->rates, tr->nr_rates);
+		if (frags)
+			fragments_free(&frags[i]);
+	}
+	free(frags);
+	free(run.targets);
+	free(run.id);
+	free(run.dir);
+	free(run.started_utc);
+	free(setup_log);
+	free(ccache_dir);
+	series_free(&series);
+	source_free(&src);
 	return ret;
 }
 
@@ -520,9 +547,21 @@ static void cmd_list(void)
 		       kwm_suites[i].by_default ? "" : " (not by default)");
 }
 
+static void options_free(struct options *o)
+{
+	strlist_free(&o->targets);
+	strlist_free(&o->suites);
+	free(o->results);
+	free(o->cache);
+	free(o->repo);
+	free(o->series_dir);
+	free(o->package);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
+	int ret;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -537,7 +576,11 @@ int main(int argc, char **argv)
 			  argv[1]);
 		return EXIT_BAD_INPUT;
 	}
-	if (parse_options(argc - 1, argv + 1, &o))
+	if (parse_options(argc - 1, argv + 1, &o)) {
+		options_free(&o);
 		return EXIT_BAD_INPUT;
-	return cmd_run(&o);
+	}
+	ret = cmd_run(&o);
+	options_free(&o);
+	return ret;
 }

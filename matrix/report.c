@@ -51,6 +51,19 @@ static const struct shape_rate *find_rate(const struct target_result *tr,
 }
 
 /*
+ * A shape counts as observed on a target from this many weak outcomes in
+ * its calibration run: one or two in millions could be noise, and a
+ * verdict that flips between runs helps nobody.  The figures are always
+ * shown, so a reader sees how close a call was.
+ */
+#define OBSERVED_MIN_WEAK	10
+
+static double per_million(const struct shape_rate *r)
+{
+	return r->runs ? r->weak * 1e6 / r->runs : 0;
+}
+
+/*
  * A mutant caught by a check is KILLED.  One that got through is SURVIVED
  * where calibration saw its shape on this target (the torture must do
  * better), and UNOBSERVABLE where it did not: never a pass.
@@ -81,14 +94,15 @@ static void classify(struct target_result *tr, struct suite_result *s,
 		const struct shape_rate *r = find_rate(tr, suite->shape);
 
 		free(s->reason);
-		if (r && r->weak) {
+		if (r && r->weak >= OBSERVED_MIN_WEAK) {
 			s->status = CELL_SURVIVED;
-			s->reason = xasprintf("no check caught it, yet calibration saw %s here: %lu per million (%lu in %lu runs)",
-					      suite->shape, r->per_million, r->weak, r->runs);
+			s->reason = xasprintf("no check caught it, yet calibration saw %s here: %.2f per million (%lu in %lu runs)",
+					      suite->shape, per_million(r), r->weak, r->runs);
 		} else {
 			s->status = CELL_UNOBSERVABLE;
-			s->reason = r ? xasprintf("calibration never saw %s here: 0 in %lu runs",
-						  suite->shape, r->runs) :
+			s->reason = r ? xasprintf("calibration saw %s %lu times in %lu runs here (%.2f per million; observed means %d or more)",
+						  suite->shape, r->weak, r->runs,
+						  per_million(r), OBSERVED_MIN_WEAK) :
 				    xasprintf("no calibration figure for %s: run the calibrate suite",
 					      suite->shape);
 		}
@@ -262,7 +276,7 @@ static json_object *target_json(const struct run *run,
 		json_object_object_add(o, "forbidden", json_object_new_boolean(r->forbidden));
 		json_object_object_add(o, "runs", json_object_new_int64(r->runs));
 		json_object_object_add(o, "weak", json_object_new_int64(r->weak));
-		json_object_object_add(o, "per_million", json_object_new_int64(r->per_million));
+		json_object_object_add(o, "per_million", json_object_new_double(per_million(r)));
 		json_object_array_add(cells, o);
 	}
 	json_object_object_add(t, "calibration", cells);
@@ -356,8 +370,8 @@ bool report_print_table(const struct run *run, FILE *out)
 			continue;
 		fprintf(out, "  %s calibration, weak outcomes per million:", tr->target->name);
 		for (int i = 0; i < tr->nr_rates; i++)
-			fprintf(out, " %s=%lu%s", tr->rates[i].shape,
-				tr->rates[i].per_million,
+			fprintf(out, " %s=%.2f%s", tr->rates[i].shape,
+				per_million(&tr->rates[i]),
 				tr->rates[i].forbidden ? "(forbidden)" : "");
 		fputc('\n', out);
 	}

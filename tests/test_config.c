@@ -13,8 +13,9 @@
 
 #include "config.h"
 #include "util.h"
+#include "tmpdir.h"
 
-static char dir[] = "/tmp/kwm-test-config-XXXXXX";
+
 
 static char *write_tmp(const char *name, const char *text)
 {
@@ -22,18 +23,6 @@ static char *write_tmp(const char *name, const char *text)
 
 	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
 	return path;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return rm_rf(dir);
 }
 
 static void real_fragments_parse(void **state)

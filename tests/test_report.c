@@ -16,22 +16,10 @@
 
 #include "report.h"
 #include "util.h"
+#include "tmpdir.h"
 
-static char dir[] = "/tmp/kwm-test-report-XXXXXX";
+
 static const char *const suites[] = { "kunit" };
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	chmod(dir, 0755);
-	return rm_rf(dir);
-}
 
 static void fill_run(struct run *run, struct target_result *tr)
 {
@@ -176,6 +164,53 @@ static void build_error_fills_every_cell(void **state)
 	free_run(&run, &tr);
 }
 
+/* Mutant cells read the target's calibration figures. */
+static void mutants_are_classified_by_calibration(void **state)
+{
+	static const char *const mutant_suites[] = {
+		"calibrate", "mutant-worker-b1", "mutant-flush-b1", "mutant-worker-b0",
+		"torture-seed",
+	};
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate\n"
+		"    # kwc: shape=SB+mb-plain+wait forbidden=0 runs=1000000 weak=25 per_million=25\n"
+		"    # kwc: shape=MP+wmb forbidden=0 runs=1000000 weak=3 per_million=3\n"
+		"    ok 1 SB\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
+		"# kwm-suite: mutant-worker-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-worker-b1\n"
+		"# kwm-suite: mutant-flush-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-flush-b1\n"
+		"# kwm-suite: mutant-worker-b0\n"
+		"    not ok 2 visibility # 4 violations, first after 10 ms and 99 operations\n"
+		"not ok 1 kw_worker_torture\n# kwm-suite-end: mutant-worker-b0\n"
+		"# kwm-suite: torture-seed\n    not ok 1 completion # 9 violations\n"
+		"not ok 1 kw_worker_torture\n# kwm-suite-end: torture-seed\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	fill_run(&run, &tr);
+	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+	run.suites = mutant_suites;
+	run.nr_suites = 5;
+	report_judge(&run);
+	c = tr.console.suites;
+	assert_int_equal(c[0].status, CELL_PASS);
+	/* Seen 25 times: a survivor there is the torture's failure. */
+	assert_int_equal(c[1].status, CELL_SURVIVED);
+	/* Seen 3 times: below the bar, so nothing was proven. */
+	assert_int_equal(c[2].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(c[2].reason, "3 times"));
+	assert_int_equal(c[3].status, CELL_KILLED);
+	assert_non_null(strstr(c[3].reason, "visibility: 4 violations"));
+	assert_int_equal(c[4].status, CELL_XFAIL);
+	assert_false(cell_status_ok(c[1].status));
+	assert_true(cell_status_ok(c[2].status) && cell_status_ok(c[3].status));
+	shape_rates_free(tr.rates, tr.nr_rates);
+	free_run(&run, &tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +218,7 @@ int main(void)
 		cmocka_unit_test(incomplete_run_is_marked_and_fails),
 		cmocka_unit_test(unwritable_folder_leaves_nothing),
 		cmocka_unit_test(build_error_fills_every_cell),
+		cmocka_unit_test(mutants_are_classified_by_calibration),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);

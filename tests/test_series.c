@@ -12,8 +12,9 @@
 
 #include "series.h"
 #include "util.h"
+#include "tmpdir.h"
 
-static char dir[] = "/tmp/kwm-test-series-XXXXXX";
+
 
 static const char *const modify_kconfig =
 	"Subject: x\n---\ndiff --git a/lib/Kconfig b/lib/Kconfig\n"
@@ -29,18 +30,6 @@ static void put(const char *name, const char *text)
 
 	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
 	free(path);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return rm_rf(dir);
 }
 
 static void real_series_loads(void **state)
