@@ -89,8 +89,9 @@ static void sb_atomic_mb_p0(struct kwc_instance *in)
 /*
  * flush_kw_work() loads done_seq twice: in wait_event()'s first test, and
  * again after prepare_to_wait() has taken the wait queue's lock.  Both
- * loads must miss the worker's store for a wake-up to be lost, so this is
- * the shape that worker-b1 guards in the subject.
+ * loads must miss the worker's store for a wake-up to be lost, so this,
+ * with the worker's side below, is the shape worker-b1 guards in the
+ * subject.
  */
 static DEFINE_SPINLOCK(kwc_wait_lock);
 
@@ -113,6 +114,18 @@ static void sb_plain_p1(struct kwc_instance *in)
 {
 	WRITE_ONCE(in->y, 1);
 	in->r1 = atomic_read(&in->ax);
+}
+
+/*
+ * The same as kw_worker_fn() goes on: a few instructions after reading
+ * flushing, set_current_state() is a full barrier, which ends the window
+ * in which its done_seq store can still be unseen.
+ */
+static void sb_plain_then_mb_p1(struct kwc_instance *in)
+{
+	WRITE_ONCE(in->y, 1);
+	in->r1 = atomic_read(&in->ax);
+	smp_mb(); /* set_current_state() at the top of the worker's loop */
 }
 
 static void sb_plain_mb_p1(struct kwc_instance *in)
@@ -153,7 +166,7 @@ static const struct kwc_shape kwc_shapes[] = {
 	{ "SB", false, false, sb_p0, sb_p1 },
 	{ "SB+mbs", true, false, sb_mb_p0, sb_mb_p1 },
 	{ "SB+mb-plain", false, false, sb_atomic_mb_p0, sb_plain_p1 },
-	{ "SB+mb-plain+wait", false, false, sb_atomic_mb_wait_p0, sb_plain_p1 },
+	{ "SB+mb-plain+wait", false, false, sb_atomic_mb_wait_p0, sb_plain_then_mb_p1 },
 	{ "SB+mb-atomic", false, false, sb_atomic_p0, sb_plain_mb_p1 },
 	{ "SB+atomic+mbs", true, false, sb_atomic_mb_p0, sb_plain_mb_p1 },
 	{ "MP", false, true, mp_p0, mp_p1 },
