@@ -12,7 +12,7 @@
 #define STAMP_BUILT	".kwm-built"
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the variants or the initramfs layout change. */
-#define OUTPUTS_VERSION	"kwmatrix-outputs-1"
+#define OUTPUTS_VERSION	"kwmatrix-outputs-2"
 
 int build_plan(struct build *b, const struct target *t,
 	       const struct build_env *env, struct fragment_set *frags)
@@ -194,6 +194,7 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 	char *list_path = xasprintf("%s/initramfs.list", kwm);
 	char *order = xasprintf("%s/modules.order", b->dir);
 	char *order_text = read_file(order, NULL), *line, *save, *cmd;
+	struct strlist variants = { 0 };
 	char *list = xasprintf("dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n"
 			       "dir /proc 0755 0 0\ndir /sys 0755 0 0\n"
 			       "dir /lib 0755 0 0\ndir /lib/kw 0755 0 0\n"
@@ -224,10 +225,9 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		free(list);
 		list = next;
 	}
-	/* The seed, then one mutant per barrier tag. */
-	for (int i = -1; i < kwm_nr_barrier_tags; i++) {
-		char *name = i < 0 ? xstrdup("seed") :
-			     xasprintf("no-%s", kwm_barrier_tags[i]);
+	variant_names(&variants);
+	for (int i = 0; i < variants.n; i++) {
+		const char *name = variants.v[i];
 		char *next = xasprintf("%sdir /lib/kw/%s 0755 0 0\n"
 				       "file /lib/kw/%s/%s.ko %s/kwm/variants/%s/%s.ko 0644 0 0\n",
 				       list, name, name, SUBJECT_MODULE, b->dir,
@@ -235,8 +235,8 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 
 		free(list);
 		list = next;
-		free(name);
 	}
+	strlist_free(&variants);
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;

@@ -366,7 +366,13 @@ static char *kernel_append(const struct options *o, const struct target *t)
 		const struct suite *s = suite_find(o->suites.v[i]);
 		char *next;
 
-		if (!s->duration_module)
+		bool seen = false;
+
+		for (int j = 0; j < i && s->duration_module; j++)
+			seen |= suite_find(o->suites.v[j])->duration_module &&
+				!strcmp(suite_find(o->suites.v[j])->duration_module,
+					s->duration_module);
+		if (!s->duration_module || seen)
 			continue;
 		next = xasprintf("%s %s.duration=%d", append, s->duration_module,
 				 o->duration);

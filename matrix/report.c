@@ -84,6 +84,18 @@ static void classify(struct target_result *tr, struct suite_result *s,
 		s->reason = xstrdup("known finding not reproduced: run longer, or has it gone?");
 		s->status = CELL_XPASS;
 	}
+	if (suite->must_kill) {
+		if (s->status == CELL_FAIL && (why = first_violation(s))) {
+			free(s->reason);
+			s->reason = why;
+			s->status = CELL_KILLED;
+		} else if (s->status == CELL_PASS) {
+			free(s->reason);
+			s->reason = xstrdup("the torture did not catch a break it must catch anywhere");
+			s->status = CELL_SURVIVED;
+		}
+		return;
+	}
 	if (!suite->mutant_of)
 		return;
 	if (s->status == CELL_FAIL && (why = first_violation(s))) {
@@ -308,6 +320,7 @@ int report_write_json(const struct run *run)
 	json_object_object_add(root, "targets", targets);
 
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	ret = write_file_atomic(path, text, strlen(text));
 	json_object_put(root);

@@ -49,6 +49,19 @@ const struct suite kwm_suites[] = {
 	MUTANT("flush-b0", "SB+mb-atomic"),
 	MUTANT("flush-b1", "MP+wmb"),
 #undef MUTANT
+#define DETECTOR(variant)						\
+	{								\
+		.name = "detector-" variant,				\
+		.modules = "torture+" variant "/kw_worker+kw_worker_torture", \
+		.seconds = 30,						\
+		.duration_module = "kw_worker_torture",			\
+		.must_kill = true,					\
+		.by_default = true,					\
+	}
+	/* Breaks the torture's checks must catch on any platform. */
+	DETECTOR("no-wakeup"),
+	DETECTOR("early-done"),
+#undef DETECTOR
 };
 
 const int kwm_nr_suites = sizeof(kwm_suites) / sizeof(kwm_suites[0]);

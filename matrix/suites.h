@@ -17,6 +17,7 @@ struct suite {
 	const char *mutant_of;		/* barrier tag this mutant lacks */
 	const char *shape;		/* calibration shape it needs */
 	bool expect_fail;		/* a known finding: failing is XFAIL */
+	bool must_kill;			/* a detector's demonstration */
 	bool by_default;
 };
 

@@ -12,6 +12,46 @@ const char *const kwm_barrier_tags[] = {
 };
 const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_tags[0]);
 
+/*
+ * Mutants that break what a torture check guards, whatever the platform:
+ * they show that each detector can fire.  Each must be KILLED.
+ */
+const struct detector_mutant kwm_detector_mutants[] = {
+	/* Flushers are never woken: liveness. */
+	{ "no-wakeup", "wake_up_all(&work->done);",
+	  "(void)0; /* kwmatrix: wake-up removed */" },
+	/* done_seq published before the work runs: completion, visibility. */
+	{ "early-done", "\t\twork->func(work);\n",
+	  "\t\tWRITE_ONCE(work->done_seq, seq); /* kwmatrix: too early */\n"
+	  "\t\twork->func(work);\n" },
+};
+const int kwm_nr_detector_mutants = sizeof(kwm_detector_mutants) /
+				    sizeof(kwm_detector_mutants[0]);
+
+void variant_names(struct strlist *names)
+{
+	strlist_add(names, "seed");
+	for (int i = 0; i < kwm_nr_barrier_tags; i++) {
+		char *name = xasprintf("no-%s", kwm_barrier_tags[i]);
+
+		strlist_add(names, name);
+		free(name);
+	}
+	for (int i = 0; i < kwm_nr_detector_mutants; i++)
+		strlist_add(names, kwm_detector_mutants[i].name);
+}
+
+static char *replace_once(const char *source, const char *find,
+			  const char *replace)
+{
+	const char *hit = strstr(source, find);
+
+	if (!hit || strstr(hit + 1, find))
+		return NULL;
+	return xasprintf("%.*s%s%s", (int)(hit - source), source, replace,
+			 hit + strlen(find));
+}
+
 static const char *line_start(const char *text, const char *at)
 {
 	while (at > text && at[-1] != '\n')
@@ -172,6 +212,26 @@ int variants_build(struct build *b, const struct build_env *env)
 			ret = 0;
 		free(mutant);
 		free(removed);
+		free(dir);
+		if (ret)
+			goto out;
+	}
+	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
+		const struct detector_mutant *m = &kwm_detector_mutants[i];
+		char *dir = xasprintf("%s/%s", root, m->name);
+		char *mutant = replace_once(subject, m->find, m->replace);
+
+		ret = -1;
+		if (!mutant)
+			b->error = xasprintf("%s: mutant %s: its text is not in %s exactly once (fix: update variants.c)",
+					     b->target->name, m->name, SUBJECT_FILE);
+		else if (write_module(dir, SUBJECT_MODULE, mutant, strlen(mutant)) ||
+			 make_module(b, dir))
+			b->error = xasprintf("%s: building mutant %s failed (see %s)",
+					     b->target->name, m->name, b->log);
+		else
+			ret = 0;
+		free(mutant);
 		free(dir);
 		if (ret)
 			goto out;

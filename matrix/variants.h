@@ -16,6 +16,18 @@
 extern const char *const kwm_barrier_tags[];
 extern const int kwm_nr_barrier_tags;
 
+struct detector_mutant {
+	const char *name;
+	const char *find;	/* must occur exactly once in the subject */
+	const char *replace;
+};
+
+extern const struct detector_mutant kwm_detector_mutants[];
+extern const int kwm_nr_detector_mutants;
+
+/* Every variant's folder name: seed, no-<tag>..., detector mutants. */
+void variant_names(struct strlist *names);
+
 /*
  * @source with the barrier tagged @tag removed ("mb flush-b0 paired with
  * ..."): the barrier on the tag's line, or the first one after the comment

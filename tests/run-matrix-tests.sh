@@ -22,7 +22,9 @@ expect_refused() {
 	name=$1 pattern=$2
 	shift 2
 	rm -rf "$work/results"
-	"$KWM" run --repo . -r "$work/results" "$@" >"$work/out" 2>"$work/err"
+	# KWM_PATH, when set, is the driver's PATH (a missing tool); not ours.
+	env PATH="${KWM_PATH:-$PATH}" "$KWM" run --repo . -r "$work/results" "$@" \
+		>"$work/out" 2>"$work/err"
 	status=$?
 	if [ $status -eq 2 ] && grep -q -- "$pattern" "$work/err" &&
 	   [ "$(find "$work/results" -mindepth 1 2>/dev/null | wc -l)" -eq 0 ]; then
@@ -63,13 +65,14 @@ mkdir -p "$work/bin"
 for tool in make patch ccache tar xz bison flex bc gcc; do
 	ln -sf "$(command -v $tool)" "$work/bin/$tool"
 done
-PATH_SAVED=$PATH
-PATH=$work/bin expect_refused "missing cross compiler" "apt-get install gcc-aarch64-linux-gnu" -t arm64
+KWM_PATH=$work/bin
+expect_refused "missing cross compiler" "apt-get install gcc-aarch64-linux-gnu" -t arm64
 ln -sf "$(command -v aarch64-linux-gnu-gcc)" "$work/bin/aarch64-linux-gnu-gcc"
-PATH=$work/bin expect_refused "missing QEMU" "apt-get install qemu-system-arm" -t arm64
-PATH=$PATH_SAVED
+expect_refused "missing QEMU" "apt-get install qemu-system-arm" -t arm64
+unset KWM_PATH
 
 expect_refused "unwritable results folder" "cannot write results" -t arm64 -r /proc/kwm-results
+rm -f "$work/err"
 
 # The real matrix: every target, every suite.
 echo "matrix: every target, torture ${DURATION}s (this builds kernels on a cold cache)"

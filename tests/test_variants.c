@@ -102,12 +102,23 @@ static void unknown_or_ambiguous_tags_are_refused(void **state)
 					  "w-b0", &removed));
 }
 
+static void detector_texts_occur_once(void **state)
+{
+	char *subject = subject_from_patch();
+
+	(void)state;
+	for (int i = 0; i < kwm_nr_detector_mutants; i++)
+		assert_int_equal(count(subject, kwm_detector_mutants[i].find), 1);
+	free(subject);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_tag_removes_one_barrier),
 		cmocka_unit_test(flush_tags_hit_the_right_call),
 		cmocka_unit_test(unknown_or_ambiguous_tags_are_refused),
+		cmocka_unit_test(detector_texts_occur_once),
 	};
 
 	return cmocka_run_group_tests_name("variants", tests, NULL, NULL);
