@@ -4,7 +4,7 @@
 # and how to install it otherwise.
 set -eu
 
-PACKAGES="make gcc patch xz-utils tar perl python3 pkg-config ccache bc bison flex
+PACKAGES="make gcc patch xz-utils tar perl python3 procps pkg-config ccache bc bison flex
 	libssl-dev libelf-dev cpio
 	linux-source-6.1
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
