@@ -29,13 +29,13 @@ for path in sys.argv[1:]:
               f"   boot to first KTAP {g['boot_seconds'] or 0:5.1f} s   guest {g['run_seconds']:6.1f} s")
         for r in t.get("calibration", []):
             if r["shape"].startswith("SB") and not r["forbidden"]:
-                print(f"{name:9} calibration {r['shape']:18} {r['per_million']:6} weak per million ({r['weak']} in {r['runs']})")
+                print(f"{name:9} calibration {r['shape']:18} {r['per_million']:10.2f} weak per million ({r['weak']} in {r['runs']})")
         for c in t["cells"]:
             tor = c.get("torture")
-            if c["suite"].startswith("mutant-"):
-                print(f"{name:9} {c['suite']:18} {c['status']:12} {c['reason'] or ''}")
-            elif tor:
-                print(f"{name:9} {c['suite']:18} {tor['ops_per_sec']:8} ops/s   longest flush {tor['max_flush_us']} us")
+            if tor:
+                print(f"{name:9} {c['suite']:20} {tor['ops_per_sec']:8} ops/s   longest flush {tor['max_flush_us']} us")
+            if c["status"] != "PASS":
+                print(f"{name:9} {c['suite']:20} {c['status']:12} {c['reason'] or ''}")
 PY
 }
 

@@ -346,10 +346,8 @@ int build_run(struct build *b, const struct build_env *env,
 	}
 	if (check_w1(b, env))
 		goto out;
-	if (variants_build(b, env) || calibration_build(b, env)) {
-		b->excerpt = error_excerpt(b->log);
+	if (variants_build(b, env))
 		goto out;
-	}
 	if (build_initramfs(b, env))
 		goto out;
 	if (write_file_atomic(stamp, digest, strlen(digest))) {

@@ -224,11 +224,14 @@ bool files_equal(const char *a, const char *b)
 
 int run_cmd(char *const argv[], const char *log, const char *cwd)
 {
-	pid_t pid = fork();
-	int status, fd;
+	return wait_cmd(spawn_cmd(argv, log, cwd));
+}
 
-	if (pid < 0)
-		return -1;
+pid_t spawn_cmd(char *const argv[], const char *log, const char *cwd)
+{
+	pid_t pid = fork();
+	int fd;
+
 	if (pid == 0) {
 		if (cwd && chdir(cwd))
 			_exit(127);
@@ -248,6 +251,15 @@ int run_cmd(char *const argv[], const char *log, const char *cwd)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+int wait_cmd(pid_t pid)
+{
+	int status;
+
+	if (pid < 0)
+		return -1;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

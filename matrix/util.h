@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define KWM_HASH_HEX	65	/* sha256 in hex, with the NUL */
 
@@ -31,6 +32,9 @@ bool files_equal(const char *a, const char *b);
  * status, or -1 if it could not run or died of a signal.
  */
 int run_cmd(char *const argv[], const char *log, const char *cwd);
+/* The same in two steps, to run several at once; -1 if fork failed. */
+pid_t spawn_cmd(char *const argv[], const char *log, const char *cwd);
+int wait_cmd(pid_t pid);
 /* Like run_cmd() but through "sh -c". */
 int run_shell(const char *cmd, const char *log);
 /* First line of a command's stdout, or NULL. */

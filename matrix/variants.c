@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const kwm_barrier_tags[] = {
@@ -118,41 +119,78 @@ static int write_module(const char *dir, const char *name, const char *source,
 	return ret;
 }
 
-static int make_module(const struct build *b, const char *dir)
+static char **make_module_argv(const struct build *b, const char *dir)
 {
-	char *argv[] = {
-		"make", "-s", xasprintf("-C%s", b->dir), xasprintf("M=%s", dir),
-		xasprintf("ARCH=%s", b->target->kernel_arch),
-		xasprintf("CROSS_COMPILE=%s", b->target->cross_compile),
-		xasprintf("CC=ccache %sgcc", b->target->cross_compile),
-		"W=1", "modules", NULL,
-	};
-	int ret = run_cmd(argv, b->log, NULL);
+	char **argv = xcalloc(10, sizeof(*argv));
 
-	for (int i = 2; i < 7; i++)
-		free(argv[i]);
+	argv[0] = xstrdup("make");
+	argv[1] = xstrdup("-s");
+	argv[2] = xasprintf("-C%s", b->dir);
+	argv[3] = xasprintf("M=%s", dir);
+	argv[4] = xasprintf("ARCH=%s", b->target->kernel_arch);
+	argv[5] = xasprintf("CROSS_COMPILE=%s", b->target->cross_compile);
+	argv[6] = xasprintf("CC=ccache %sgcc", b->target->cross_compile);
+	argv[7] = xstrdup("W=1");
+	argv[8] = xstrdup("modules");
+	return argv;
+}
+
+static long mtime_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_mtime;
+}
+
+/*
+ * Write one module's source into @dir; if its .ko is older than the
+ * source or the kernel's Module.symvers, add @dir to @stale.
+ */
+static int stage_module(const struct build *b, struct strlist *stale,
+			const char *dir, const char *name, const char *source)
+{
+	char *c = xasprintf("%s/%s.c", dir, name), *ko = xasprintf("%s/%s.ko", dir, name);
+	char *symvers = xasprintf("%s/Module.symvers", b->dir);
+	int ret = write_module(dir, name, source, strlen(source));
+	long built = mtime_of(ko);
+
+	if (!ret && (built < 0 || built < mtime_of(c) || built < mtime_of(symvers)))
+		strlist_add(stale, dir);
+	free(c);
+	free(ko);
+	free(symvers);
 	return ret;
 }
 
-int calibration_build(struct build *b, const struct build_env *env)
+/* Build the stale modules all at once: each is small, make's start-up is not. */
+static int make_modules(struct build *b, const struct strlist *stale)
 {
-	char *from = xasprintf("%s/calibrate/%s.c", env->repo, CALIBRATION_MODULE);
-	char *dir = xasprintf("%s/kwm/calibrate", b->dir);
-	size_t len;
-	char *source = read_file(from, &len);
-	int ret = -1;
+	pid_t *pids = xcalloc(stale->n, sizeof(*pids));
+	int ret = 0;
 
-	if (!source)
-		b->error = xasprintf("cannot read %s (fix: restore it from git)", from);
-	else if (write_module(dir, CALIBRATION_MODULE, source, len) ||
-		 make_module(b, dir))
-		b->error = xasprintf("%s: building %s failed (see %s)",
-				     b->target->name, CALIBRATION_MODULE, b->log);
-	else
-		ret = 0;
-	free(source);
-	free(from);
-	free(dir);
+	for (int i = 0; i < stale->n; i++) {
+		char **argv = make_module_argv(b, stale->v[i]);
+		char *log = xasprintf("%s/build.log", stale->v[i]);
+
+		unlink(log);
+		pids[i] = spawn_cmd(argv, log, NULL);
+		for (int j = 0; argv[j]; j++)
+			free(argv[j]);
+		free(argv);
+		free(log);
+	}
+	for (int i = 0; i < stale->n; i++) {
+		if (wait_cmd(pids[i]) && !ret) {
+			char *log = xasprintf("%s/build.log", stale->v[i]);
+
+			b->error = xasprintf("%s: building the module in %s failed (see %s)",
+					     b->target->name, stale->v[i], log);
+			b->excerpt = read_file(log, NULL);
+			free(log);
+			ret = -1;
+		}
+	}
+	free(pids);
 	return ret;
 }
 
@@ -162,8 +200,9 @@ int variants_build(struct build *b, const struct build_env *env)
 	char *root = xasprintf("%s/kwm/variants", b->dir);
 	char *staging = xasprintf("%s/seed-staging", root);
 	char *seed_path = xasprintf("%s/%s", staging, SUBJECT_FILE);
-	size_t len;
-	char *subject = read_file(subject_path, &len), *seed = NULL;
+	char *calibration = xasprintf("%s/calibrate/%s.c", env->repo, CALIBRATION_MODULE);
+	char *subject = read_file(subject_path, NULL), *seed = NULL, *text = NULL;
+	struct strlist stale = { 0 };
 	int ret = -1;
 
 	if (!subject) {
@@ -181,69 +220,67 @@ int variants_build(struct build *b, const struct build_env *env)
 				     b->target->name, b->log);
 		goto out;
 	}
-	{
-		char *dir = xasprintf("%s/seed", root);
+	text = xasprintf("%s/seed", root);
+	if (stage_module(b, &stale, text, SUBJECT_MODULE, seed))
+		goto write_failed;
+	free(text);
 
-		ret = write_module(dir, SUBJECT_MODULE, seed, strlen(seed));
-		if (!ret && make_module(b, dir))
-			ret = -1;
-		free(dir);
-		if (ret) {
-			b->error = xasprintf("%s: building the seed variant failed (see %s)",
-					     b->target->name, b->log);
+	for (int i = 0; i < kwm_nr_barrier_tags + kwm_nr_detector_mutants; i++) {
+		bool barrier = i < kwm_nr_barrier_tags;
+		const struct detector_mutant *m = barrier ? NULL :
+			&kwm_detector_mutants[i - kwm_nr_barrier_tags];
+		char *removed = NULL, *mutant;
+
+		text = barrier ? xasprintf("%s/no-%s", root, kwm_barrier_tags[i]) :
+				 xasprintf("%s/%s", root, m->name);
+		mutant = barrier ? mutate_remove_barrier(subject, kwm_barrier_tags[i],
+							 &removed) :
+				   replace_once(subject, m->find, m->replace);
+		free(removed);
+		if (!mutant) {
+			b->error = barrier ?
+				xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
+					  b->target->name, kwm_barrier_tags[i], SUBJECT_FILE) :
+				xasprintf("%s: mutant %s: its text is not in %s exactly once (fix: update variants.c)",
+					  b->target->name, m->name, SUBJECT_FILE);
 			goto out;
 		}
-	}
-
-	for (int i = 0; i < kwm_nr_barrier_tags; i++) {
-		char *removed, *dir = xasprintf("%s/no-%s", root, kwm_barrier_tags[i]);
-		char *mutant = mutate_remove_barrier(subject, kwm_barrier_tags[i],
-						     &removed);
-
-		ret = -1;
-		if (!mutant)
-			b->error = xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
-					     b->target->name, kwm_barrier_tags[i],
-					     SUBJECT_FILE);
-		else if (write_module(dir, SUBJECT_MODULE, mutant, strlen(mutant)) || make_module(b, dir))
-			b->error = xasprintf("%s: building mutant no-%s failed (see %s)",
-					     b->target->name, kwm_barrier_tags[i], b->log);
-		else
-			ret = 0;
+		ret = stage_module(b, &stale, text, SUBJECT_MODULE, mutant);
 		free(mutant);
-		free(removed);
-		free(dir);
 		if (ret)
-			goto out;
+			goto write_failed;
+		free(text);
 	}
-	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
-		const struct detector_mutant *m = &kwm_detector_mutants[i];
-		char *dir = xasprintf("%s/%s", root, m->name);
-		char *mutant = replace_once(subject, m->find, m->replace);
 
-		ret = -1;
-		if (!mutant)
-			b->error = xasprintf("%s: mutant %s: its text is not in %s exactly once (fix: update variants.c)",
-					     b->target->name, m->name, SUBJECT_FILE);
-		else if (write_module(dir, SUBJECT_MODULE, mutant, strlen(mutant)) ||
-			 make_module(b, dir))
-			b->error = xasprintf("%s: building mutant %s failed (see %s)",
-					     b->target->name, m->name, b->log);
-		else
-			ret = 0;
-		free(mutant);
-		free(dir);
-		if (ret)
-			goto out;
+	text = read_file(calibration, NULL);
+	if (!text) {
+		b->error = xasprintf("cannot read %s (fix: restore it from git)", calibration);
+		goto out;
 	}
-	ret = 0;
+	free(seed);
+	seed = xasprintf("%s/kwm/calibrate", b->dir);
+	if (stage_module(b, &stale, seed, CALIBRATION_MODULE, text))
+		goto write_failed;
+	free(text);
+	text = NULL;
+
+	ret = make_modules(b, &stale);
+	goto out;
+
+write_failed:
+	b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+			     b->target->name, b->dir);
+	ret = -1;
 out:
 	rm_rf(staging);
+	strlist_free(&stale);
+	free(text);
 	free(subject);
 	free(seed);
 	free(subject_path);
 	free(root);
 	free(staging);
 	free(seed_path);
+	free(calibration);
 	return ret;
 }

@@ -39,10 +39,10 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 
 #define CALIBRATION_MODULE	"kw_calibrate"
 
-/* Build calibrate/kw_calibrate.c under @b->dir/kwm/calibrate/. */
-int calibration_build(struct build *b, const struct build_env *env);
-
-/* Write and build every variant under @b->dir/kwm/variants/. */
+/*
+ * Write every variant under @b->dir/kwm/variants/, and calibrate/ under
+ * @b->dir/kwm/calibrate/, and build those that are stale.
+ */
 int variants_build(struct build *b, const struct build_env *env);
 
 #endif
