@@ -12,7 +12,7 @@
 #define STAMP_BUILT	".kwm-built"
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the variants or the initramfs layout change. */
-#define OUTPUTS_VERSION	"kwmatrix-outputs-2"
+#define OUTPUTS_VERSION	"kwmatrix-outputs-3"
 
 int build_plan(struct build *b, const struct target *t,
 	       const struct build_env *env, struct fragment_set *frags)

@@ -41,6 +41,17 @@ static char *first_violation(const struct suite_result *s)
 	return NULL;
 }
 
+/* The torture's subtest named @name, or NULL. */
+static const struct ktap_test *find_check(const struct suite_result *s,
+					  const char *name)
+{
+	for (int i = 0; i < s->ktap.nr_tests; i++)
+		for (int j = 0; j < s->ktap.tests[i].nr_subtests; j++)
+			if (!strcmp(s->ktap.tests[i].subtests[j].name, name))
+				return &s->ktap.tests[i].subtests[j];
+	return NULL;
+}
+
 static const struct shape_rate *find_rate(const struct target_result *tr,
 					  const char *shape)
 {
@@ -85,13 +96,17 @@ static void classify(struct target_result *tr, struct suite_result *s,
 		s->status = CELL_XPASS;
 	}
 	if (suite->must_kill) {
-		if (s->status == CELL_FAIL && (why = first_violation(s))) {
+		const struct ktap_test *check = find_check(s, suite->must_kill);
+
+		if (check && check->status == KTAP_FAIL) {
 			free(s->reason);
-			s->reason = why;
+			s->reason = xasprintf("%s: %s", check->name,
+					      check->directive ? check->directive : "violated");
 			s->status = CELL_KILLED;
-		} else if (s->status == CELL_PASS) {
+		} else if (s->status == CELL_PASS || s->status == CELL_FAIL) {
 			free(s->reason);
-			s->reason = xstrdup("the torture did not catch a break it must catch anywhere");
+			s->reason = xasprintf("the %s check did not catch a break it must catch anywhere",
+					      suite->must_kill);
 			s->status = CELL_SURVIVED;
 		}
 		return;

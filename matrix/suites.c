@@ -49,18 +49,20 @@ const struct suite kwm_suites[] = {
 	MUTANT("flush-b0", "SB+mb-atomic"),
 	MUTANT("flush-b1", "MP+wmb"),
 #undef MUTANT
-#define DETECTOR(variant)						\
+#define DETECTOR(variant, check)					\
 	{								\
 		.name = "detector-" variant,				\
 		.modules = "torture+" variant "/kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
-		.must_kill = true,					\
+		.must_kill = check,					\
 		.by_default = true,					\
 	}
-	/* Breaks the torture's checks must catch on any platform. */
-	DETECTOR("no-wakeup"),
-	DETECTOR("early-done"),
+	/* A break per torture check, which it must catch on any platform. */
+	DETECTOR("no-wakeup", "liveness"),
+	DETECTOR("early-done", "completion"),
+	DETECTOR("early-wake", "visibility"),
+	DETECTOR("stays-pending", "requeue"),
 #undef DETECTOR
 };
 

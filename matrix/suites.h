@@ -17,7 +17,7 @@ struct suite {
 	const char *mutant_of;		/* barrier tag this mutant lacks */
 	const char *shape;		/* calibration shape it needs */
 	bool expect_fail;		/* a known finding: failing is XFAIL */
-	bool must_kill;			/* a detector's demonstration */
+	const char *must_kill;		/* a detector: the check that must fire */
 	bool by_default;
 };
 

@@ -21,10 +21,19 @@ const struct detector_mutant kwm_detector_mutants[] = {
 	/* Flushers are never woken: liveness. */
 	{ "no-wakeup", "wake_up_all(&work->done);",
 	  "(void)0; /* kwmatrix: wake-up removed */" },
-	/* done_seq published before the work runs: completion, visibility. */
+	/* done_seq published before the work runs: completion. */
 	{ "early-done", "\t\twork->func(work);\n",
 	  "\t\tWRITE_ONCE(work->done_seq, seq); /* kwmatrix: too early */\n"
 	  "\t\twork->func(work);\n" },
+	/* Flushers woken and done before the work writes: visibility. */
+	{ "early-wake", "\t\t__set_current_state(TASK_RUNNING);\n\t\twork->func(work);\n",
+	  "\t\t__set_current_state(TASK_RUNNING);\n"
+	  "\t\tWRITE_ONCE(work->done_seq, seq); /* kwmatrix: too early */\n"
+	  "\t\twake_up_all(&work->done);\n"
+	  "\t\twork->func(work);\n" },
+	/* The node is left poisoned, so the work looks pending forever: requeue. */
+	{ "stays-pending", "list_del_init(&work->node);",
+	  "list_del(&work->node); /* kwmatrix: not re-initialised */" },
 };
 const int kwm_nr_detector_mutants = sizeof(kwm_detector_mutants) /
 				    sizeof(kwm_detector_mutants[0]);
