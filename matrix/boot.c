@@ -134,7 +134,7 @@ void guests_run(struct guest *guests, int nr, int slots,
 			struct guest *g = &guests[next++];
 
 			unlink(g->console_log);
-			kwm_info("%s: booting (bound %.0f s)", g->target->name,
+			kwm_info("%s: booting (bound %.0f s)", g->name,
 				 g->bound);
 			g->started = now;
 			g->pid = spawn(g);
@@ -156,7 +156,7 @@ void guests_run(struct guest *guests, int nr, int slots,
 				g->pid = 0;
 				running--;
 				kwm_info("%s: guest finished after %.1f s%s",
-					 g->target->name, g->ended,
+					 g->name, g->ended,
 					 g->timed_out ? " (killed at its time bound)" :
 					 g->interrupted ? " (interrupted)" : "");
 				continue;

@@ -16,6 +16,7 @@
 
 struct guest {
 	const struct target *target;
+	const char *name;	/* the column: "arm64+kcsan" */
 	char **argv;
 	char *command;		/* argv as one shell line, to reproduce it */
 	char *console_log;

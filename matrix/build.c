@@ -15,22 +15,29 @@
 #define OUTPUTS_VERSION	"kwmatrix-outputs-3"
 
 int build_plan(struct build *b, const struct target *t,
-	       const struct build_env *env, struct fragment_set *frags)
+	       const struct oracle *oracle, const struct build_env *env,
+	       struct fragment_set *frags)
 {
 	char *common = xasprintf("%s/arch-configs/common.config", env->repo);
 	char *arch = xasprintf("%s/arch-configs/%s.config", env->repo, t->name);
-	const char *paths[] = { common, arch };
+	char *extra = oracle ? xasprintf("%s/arch-configs/oracles/%s.config",
+					 env->repo, oracle->name) : NULL;
+	const char *paths[] = { common, arch, extra };
 	char *cmd = xasprintf("%sgcc --version", t->cross_compile);
 	struct kwm_hash *h;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
 	b->target = t;
+	b->oracle = oracle;
+	b->name = oracle ? xasprintf("%s+%s", t->name, oracle->name) :
+			   xstrdup(t->name);
 	b->toolchain = cmd_output_line(cmd);
 	free(cmd);
-	ret = fragments_load(frags, paths, 2);
+	ret = fragments_load(frags, paths, oracle ? 3 : 2);
 	free(common);
 	free(arch);
+	free(extra);
 	if (ret)
 		return -1;
 
@@ -50,7 +57,7 @@ int build_plan(struct build *b, const struct target *t,
 	hash_add_str(h, env->series->builtin_digest);
 	hash_final(h, b->key);
 
-	b->dir = xasprintf("%s/build/%s-%.16s", env->cache, t->name, b->key);
+	b->dir = xasprintf("%s/build/%s-%.16s", env->cache, b->name, b->key);
 	b->image = xasprintf("%s/%s", b->dir, t->image);
 	b->initramfs = xasprintf("%s/kwm/initramfs.cpio", b->dir);
 	return 0;
@@ -113,7 +120,7 @@ static char *error_excerpt(const char *log)
 
 static int fail(struct build *b, const char *what)
 {
-	b->error = xasprintf("%s build: %s failed (see %s)", b->target->name,
+	b->error = xasprintf("%s build: %s failed (see %s)", b->name,
 			     what, b->log);
 	b->excerpt = error_excerpt(b->log);
 	return -1;
@@ -143,10 +150,15 @@ static int configure(struct build *b, const struct build_env *env,
 		fail(b, "make tinyconfig");
 		goto out_remove;
 	}
-	merge = xasprintf("cd '%s' && ARCH=%s CROSS_COMPILE=%s scripts/kconfig/merge_config.sh -m -O '%s' '%s' '%s' '%s'",
+	merge = xasprintf("cd '%s' && ARCH=%s CROSS_COMPILE=%s scripts/kconfig/merge_config.sh -m -O '%s' '%s'",
 			  env->src->tree, b->target->kernel_arch,
-			  b->target->cross_compile, b->dir, dotconfig,
-			  frags->files.v[0], frags->files.v[1]);
+			  b->target->cross_compile, b->dir, dotconfig);
+	for (int i = 0; i < frags->files.n; i++) {
+		char *next = xasprintf("%s '%s'", merge, frags->files.v[i]);
+
+		free(merge);
+		merge = next;
+	}
 	if (run_shell(merge, b->log)) {
 		fail(b, "merge_config.sh");
 		goto out_remove;
@@ -165,7 +177,7 @@ static int configure(struct build *b, const struct build_env *env,
 			list = next;
 		}
 		b->error = xasprintf("%s: %d requested config symbols did not survive merging (fix: add what they depend on to the fragment)",
-				     b->target->name, problems.n);
+				     b->name, problems.n);
 		b->excerpt = list;
 		goto out_remove;
 	}
@@ -310,7 +322,7 @@ static int check_w1(struct build *b, const struct build_env *env)
 		warnings++;
 	if (ret || warnings) {
 		b->error = xasprintf("%s: the series' files do not build cleanly with W=1: %d warnings (see %s)",
-				     b->target->name, warnings, log);
+				     b->name, warnings, log);
 		b->excerpt = text;
 		text = NULL;
 		ret = -1;
@@ -364,6 +376,7 @@ out:
 
 void build_free(struct build *b)
 {
+	free(b->name);
 	free(b->dir);
 	free(b->log);
 	free(b->image);

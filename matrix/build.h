@@ -9,6 +9,7 @@
 #define KWM_BUILD_H
 
 #include "config.h"
+#include "oracles.h"
 #include "series.h"
 #include "targets.h"
 #include "tree.h"
@@ -23,6 +24,8 @@ struct build_env {
 
 struct build {
 	const struct target *target;
+	const struct oracle *oracle;	/* NULL: the plain kernel */
+	char *name;			/* "arm64", "arm64+kcsan" */
 	char key[KWM_HASH_HEX];
 	char *dir;			/* O= */
 	char *log;			/* in the results folder */
@@ -34,9 +37,13 @@ struct build {
 	char *excerpt;			/* compiler errors */
 };
 
-/* The build key and paths; nothing is built.  -1 on bad fragments. */
+/*
+ * The build key and paths of @t's kernel, with @oracle's fragment merged
+ * last if not NULL; nothing is built.  -1 on bad fragments.
+ */
 int build_plan(struct build *b, const struct target *t,
-	       const struct build_env *env, struct fragment_set *frags);
+	       const struct oracle *oracle, const struct build_env *env,
+	       struct fragment_set *frags);
 /* Configure if needed, then make.  -1 with b->error set on failure. */
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sanitizer.h"
 #include "util.h"
 
 #define EXCERPT_BEFORE	5
@@ -19,7 +20,7 @@ static const struct {
 	{ "Oops: ", CONSOLE_CRASH },
 	{ "Oops - ", CONSOLE_CRASH },
 	{ "kernel BUG at ", CONSOLE_CRASH },
-	{ "BUG: ", CONSOLE_CRASH },	/* also KASAN, KCSAN, sleeping in atomic */
+	{ "BUG: ", CONSOLE_CRASH },	/* sleeping in atomic, ...: not oracles */
 	{ "Unable to handle kernel ", CONSOLE_CRASH },
 	{ "Unable to handle kernel paging request", CONSOLE_CRASH },
 	{ "WARNING: ", CONSOLE_WARN },
@@ -58,7 +59,9 @@ enum console_severity console_scan(const char *text, struct console_event *ev)
 	while (*p) {
 		const char *nl = strchrnul(p, '\n');
 
-		for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+		/* The oracles' reports are judged by sanitizer.c. */
+		for (size_t i = 0; !sanitizer_is_report(p, nl - p) &&
+		     i < sizeof(patterns) / sizeof(patterns[0]); i++) {
 			const char *hit = memmem(p, nl - p, patterns[i].pattern,
 						 strlen(patterns[i].pattern));
 

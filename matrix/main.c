@@ -22,6 +22,7 @@
 
 #include "boot.h"
 #include "build.h"
+#include "oracles.h"
 #include "report.h"
 #include "series.h"
 #include "suites.h"
@@ -36,7 +37,7 @@
 static volatile sig_atomic_t stop_requested;
 
 struct options {
-	struct strlist targets, suites;
+	struct strlist targets, suites, kernels;
 	char *results, *cache, *repo, *series_dir, *package;
 	int jobs;
 	int duration;		/* seconds, for suites that take one */
@@ -57,6 +58,7 @@ static void usage(FILE *out)
 		"options:\n"
 		"  -t, --targets LIST   comma-separated targets (default: all)\n"
 		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
+		"  -k, --kernels LIST   plain and oracle kernels per target (default: all)\n"
 		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
 		"  -c, --cache DIR      build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)\n"
 		"  -p, --series DIR     patch series (default: <repo>/patch)\n"
@@ -103,14 +105,26 @@ static int split_list(const char *opt, const char *arg, struct strlist *l)
 	return 0;
 }
 
-static char *known_names(bool targets)
+enum names { TARGET_NAMES, SUITE_NAMES, KERNEL_NAMES };
+
+static const char *name_of(enum names which, int i)
+{
+	if (which == TARGET_NAMES)
+		return kwm_targets[i].name;
+	if (which == SUITE_NAMES)
+		return kwm_suites[i].name;
+	return i ? kwm_oracles[i - 1].name : "plain";
+}
+
+static char *known_names(enum names which)
 {
 	char *out = xstrdup("");
-	int n = targets ? kwm_nr_targets : kwm_nr_suites;
+	int n = which == TARGET_NAMES ? kwm_nr_targets :
+		which == SUITE_NAMES ? kwm_nr_suites : kwm_nr_oracles + 1;
 
 	for (int i = 0; i < n; i++) {
 		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
-				       targets ? kwm_targets[i].name : kwm_suites[i].name);
+				       name_of(which, i));
 
 		free(out);
 		out = next;
@@ -123,6 +137,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "targets", required_argument, NULL, 't' },
 		{ "suites", required_argument, NULL, 's' },
+		{ "kernels", required_argument, NULL, 'k' },
 		{ "results", required_argument, NULL, 'r' },
 		{ "cache", required_argument, NULL, 'c' },
 		{ "series", required_argument, NULL, 'p' },
@@ -147,7 +162,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->cache = env_cache && *env_cache ? xstrdup(env_cache) :
 		   xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
 
-	while ((c = getopt_long(argc, argv, "t:s:r:c:p:R:j:d:T:P:h", longopts,
+	while ((c = getopt_long(argc, argv, "t:s:k:r:c:p:R:j:d:T:P:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -156,6 +171,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 			if (split_list("--suites", optarg, &o->suites))
+				return -1;
+			break;
+		case 'k':
+			if (split_list("--kernels", optarg, &o->kernels))
 				return -1;
 			break;
 		case 'r':
@@ -227,9 +246,25 @@ static int parse_options(int argc, char **argv, struct options *o)
 		for (int i = 0; i < kwm_nr_suites; i++)
 			if (kwm_suites[i].by_default)
 				strlist_add(&o->suites, kwm_suites[i].name);
+	if (!o->kernels.n)
+		for (int i = 0; i <= kwm_nr_oracles; i++)
+			strlist_add(&o->kernels, name_of(KERNEL_NAMES, i));
+	for (int i = 0; i < o->kernels.n; i++) {
+		bool found;
+
+		oracle_find(o->kernels.v[i], &found);
+		if (!found) {
+			char *known = known_names(KERNEL_NAMES);
+
+			kwm_error("unknown kernel '%s' (fix: pick from %s)",
+				  o->kernels.v[i], known);
+			free(known);
+			return -1;
+		}
+	}
 	for (int i = 0; i < o->targets.n; i++) {
 		if (!target_find(o->targets.v[i])) {
-			char *known = known_names(true);
+			char *known = known_names(TARGET_NAMES);
 
 			kwm_error("unknown target '%s' (fix: pick from %s)",
 				  o->targets.v[i], known);
@@ -239,7 +274,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	for (int i = 0; i < o->suites.n; i++) {
 		if (!suite_find(o->suites.v[i])) {
-			char *known = known_names(false);
+			char *known = known_names(SUITE_NAMES);
 
 			kwm_error("unknown suite '%s' (fix: pick from %s)",
 				  o->suites.v[i], known);
@@ -347,53 +382,105 @@ static char *make_run_dir(const struct options *o, char **id, char **utc)
 	return abs;
 }
 
-static char *kernel_append(const struct options *o, const struct target *t)
+/* Whether @s is the first of @tr's suites to ask for @text on the command line. */
+static bool first_to_ask(const struct target_result *tr, int upto,
+			 const char *(*field)(const struct suite *),
+			 const char *text)
+{
+	for (int j = 0; j < upto; j++) {
+		const char *other = field(suite_find(tr->suites.v[j]));
+
+		if (other && !strcmp(other, text))
+			return false;
+	}
+	return true;
+}
+
+static const char *duration_module_of(const struct suite *s)
+{
+	return s->duration_module;
+}
+
+static const char *params_of(const struct suite *s)
+{
+	return s->params;
+}
+
+static char *kernel_append(const struct options *o, const struct target_result *tr)
 {
 	char *run = xstrdup("");
-	char *append;
+	char *append, *next;
 
-	for (int i = 0; i < o->suites.n; i++) {
-		const struct suite *s = suite_find(o->suites.v[i]);
-		char *next = xasprintf("%s%s%s:%s", run, i ? ";" : "", s->name,
-				       s->modules);
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
 
+		next = xasprintf("%s%s%s:%s", run, i ? ";" : "", s->name, s->modules);
 		free(run);
 		run = next;
 	}
-	append = xasprintf("console=%s panic=-1 kwm.run=%s", t->console, run);
+	append = xasprintf("console=%s panic=-1 kwm.run=%s", tr->target->console, run);
 	free(run);
-	for (int i = 0; i < o->suites.n; i++) {
-		const struct suite *s = suite_find(o->suites.v[i]);
-		char *next;
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		bool seen = false;
-
-		for (int j = 0; j < i && s->duration_module; j++)
-			seen |= suite_find(o->suites.v[j])->duration_module &&
-				!strcmp(suite_find(o->suites.v[j])->duration_module,
-					s->duration_module);
-		if (!s->duration_module || seen)
-			continue;
-		next = xasprintf("%s %s.duration=%d", append, s->duration_module,
-				 o->duration);
-		free(append);
-		append = next;
+		if (s->duration_module &&
+		    first_to_ask(tr, i, duration_module_of, s->duration_module)) {
+			next = xasprintf("%s %s.duration=%d", append,
+					 s->duration_module, o->duration);
+			free(append);
+			append = next;
+		}
+		if (s->params && first_to_ask(tr, i, params_of, s->params)) {
+			next = xasprintf("%s %s", append, s->params);
+			free(append);
+			append = next;
+		}
 	}
 	return append;
 }
 
-static int guest_bound(const struct options *o, const struct target *t)
+static int guest_bound(const struct options *o, const struct target_result *tr)
 {
-	int bound = t->boot_seconds;
+	int bound = tr->target->boot_seconds;
 
 	if (o->timeout)
 		return o->timeout;
-	for (int i = 0; i < o->suites.n; i++) {
-		const struct suite *s = suite_find(o->suites.v[i]);
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
 
 		bound += s->seconds + (s->duration_module ? o->duration : 0);
 	}
 	return bound;
+}
+
+/*
+ * The columns of the matrix: each target's kernels, each with the asked
+ * suites that run on it.  A kernel with none is left out.
+ */
+static int plan_columns(const struct options *o, struct run *run)
+{
+	int n = 0;
+
+	run->targets = xcalloc(o->targets.n * o->kernels.n, sizeof(*run->targets));
+	for (int t = 0; t < o->targets.n; t++) {
+		for (int k = 0; k < o->kernels.n; k++) {
+			struct target_result *tr = &run->targets[n];
+			bool found;
+
+			tr->target = target_find(o->targets.v[t]);
+			tr->oracle = oracle_find(o->kernels.v[k], &found);
+			for (int i = 0; i < o->suites.n; i++)
+				if (list_has(suite_find(o->suites.v[i])->kernels,
+					     o->kernels.v[k]))
+					strlist_add(&tr->suites, o->suites.v[i]);
+			if (tr->suites.n)
+				n++;
+		}
+	}
+	run->nr_targets = n;
+	if (!n)
+		kwm_error("none of the suites asked for runs on the kernels asked for (fix: see kwmatrix list)");
+	return n ? 0 : -1;
 }
 
 static int cmd_run(struct options *o)
@@ -415,15 +502,13 @@ static int cmd_run(struct options *o)
 
 	env = (struct build_env){ .cache = o->cache, .repo = o->repo,
 				  .src = &src, .series = &series, .jobs = o->jobs };
-	run.nr_targets = o->targets.n;
-	run.targets = xcalloc(run.nr_targets, sizeof(*run.targets));
+	if (plan_columns(o, &run))
+		goto out;
 	frags = xcalloc(run.nr_targets, sizeof(*frags));
-	for (int i = 0; i < run.nr_targets; i++) {
-		run.targets[i].target = target_find(o->targets.v[i]);
-		if (build_plan(&run.targets[i].build, run.targets[i].target, &env,
-			       &frags[i]))
+	for (int i = 0; i < run.nr_targets; i++)
+		if (build_plan(&run.targets[i].build, run.targets[i].target,
+			       run.targets[i].oracle, &env, &frags[i]))
 			goto out;
-	}
 
 	lock_fd = lock_cache(o->cache);
 	if (lock_fd < 0)
@@ -436,6 +521,8 @@ static int cmd_run(struct options *o)
 	run.source_package = src.package;
 	run.source_version = src.version;
 	run.series_digest = series.digest;
+	run.repo = o->repo;
+	run.tree = src.tree;
 	run.suites = (const char *const *)o->suites.v;
 	run.nr_suites = o->suites.n;
 
@@ -455,15 +542,24 @@ static int cmd_run(struct options *o)
 
 	for (int i = 0; i < run.nr_targets && !stop_requested; i++) {
 		struct target_result *tr = &run.targets[i];
-		char *dir = xasprintf("%s/%s", run.dir, tr->target->name);
+		char *dir = xasprintf("%s/%s", run.dir, tr->build.name);
 
+		if (tr->oracle)
+			tr->unavailable = oracle_unavailable(tr->oracle, src.tree,
+							     tr->target->kernel_arch,
+							     src.package);
+		if (tr->unavailable) {
+			kwm_info("%s: %s", tr->build.name, tr->unavailable);
+			free(dir);
+			continue;
+		}
 		mkdir_p(dir);
 		tr->build.log = xasprintf("%s/build.log", dir);
-		kwm_info("%s: building in %s (log: %s)", tr->target->name,
+		kwm_info("%s: building in %s (log: %s)", tr->build.name,
 			 tr->build.dir, tr->build.log);
 		tr->build_ok = !build_run(&tr->build, &env, &frags[i]);
 		if (tr->build_ok)
-			kwm_info("%s: %s in %.1f s", tr->target->name,
+			kwm_info("%s: %s in %.1f s", tr->build.name,
 				 tr->build.up_to_date ? "up to date" : "built",
 				 tr->build.seconds);
 		else
@@ -478,12 +574,13 @@ static int cmd_run(struct options *o)
 
 		if (!tr->build_ok)
 			continue;
-		console = xasprintf("%s/%s/console.log", run.dir, tr->target->name);
-		qemu = xasprintf("%s/%s/qemu.log", run.dir, tr->target->name);
-		append = kernel_append(o, tr->target);
+		console = xasprintf("%s/%s/console.log", run.dir, tr->build.name);
+		qemu = xasprintf("%s/%s/qemu.log", run.dir, tr->build.name);
+		append = kernel_append(o, tr);
 		guest_prepare(&guests[nr_guests], tr->target, tr->build.image,
 			      tr->build.initramfs, append, console, qemu,
-			      guest_bound(o, tr->target));
+			      guest_bound(o, tr));
+		guests[nr_guests].name = tr->build.name;
 		nr_guests++;
 		free(console);
 		free(qemu);
@@ -523,6 +620,8 @@ out:
 		struct target_result *tr = &run.targets[i];
 
 		build_free(&tr->build);
+		strlist_free(&tr->suites);
+		free(tr->unavailable);
 		guest_free(&tr->guest);
 		console_result_free(&tr->console);
 		shape_rates_free(tr->rates, tr->nr_rates);
@@ -557,6 +656,7 @@ static void options_free(struct options *o)
 {
 	strlist_free(&o->targets);
 	strlist_free(&o->suites);
+	strlist_free(&o->kernels);
 	free(o->results);
 	free(o->cache);
 	free(o->repo);

@@ -109,11 +109,20 @@ static void judge_region(struct suite_result *s, const char *log,
 			s->stats = strndup(stats + 7, strchrnul(stats, '\n') - stats - 7);
 	}
 
+	/* The subject's and the tests' races are failures; others, warnings. */
+	if (sanitizer_scan(region, &s->report)) {
+		set_status(s, s->report.origin == ORIGIN_KERNEL ? CELL_WARN : CELL_FAIL,
+			   xasprintf("%s (in %s; %d reports)", s->report.title,
+				     report_origin_name(s->report.origin),
+				     s->report.count));
+		s->excerpt = xstrdup(s->report.excerpt);
+	}
 	sev = console_scan(region, &ev);
 	if (sev != CONSOLE_CLEAN) {
 		set_status(s, sev == CONSOLE_CRASH ? CELL_CRASHED : CELL_WARN,
 			   xasprintf("console: \"%s\" at line %d", ev.what,
 				     line_of(log, begin) + ev.line - 1));
+		free(s->excerpt);
 		s->excerpt = ev.excerpt;
 	}
 	if (s->ktap.nr_errors)
@@ -209,6 +218,7 @@ void console_result_free(struct console_result *res)
 		free(res->suites[i].reason);
 		free(res->suites[i].excerpt);
 		free(res->suites[i].stats);
+		sanitizer_report_free(&res->suites[i].report);
 		ktap_free(&res->suites[i].ktap);
 	}
 	free(res->suites);

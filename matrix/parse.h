@@ -12,6 +12,7 @@
 
 #include "console.h"
 #include "ktap.h"
+#include "sanitizer.h"
 
 /* In increasing order of severity: a cell shows the worst that happened. */
 enum cell_status {
@@ -43,6 +44,7 @@ struct suite_result {
 	struct ktap_result ktap;
 	struct ktap_counts counts;
 	char *stats;		/* "key=value ..." from a "# kwt: seconds=" line */
+	struct sanitizer_report report;	/* the oracles' reports, if any */
 	bool started, ended;
 };
 

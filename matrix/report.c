@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lkmm.h"
 #include "suites.h"
+#include "variants.h"
 #include "util.h"
 
 /* Cells of a target that could not be booted all carry the build error. */
@@ -16,10 +18,11 @@ static void fail_all(struct target_result *tr, const struct run *run,
 {
 	struct console_result *c = &tr->console;
 
-	c->suites = xcalloc(run->nr_suites, sizeof(*c->suites));
-	c->nr_suites = run->nr_suites;
-	for (int i = 0; i < run->nr_suites; i++) {
-		c->suites[i].name = xstrdup(run->suites[i]);
+	(void)run;
+	c->suites = xcalloc(tr->suites.n, sizeof(*c->suites));
+	c->nr_suites = tr->suites.n;
+	for (int i = 0; i < tr->suites.n; i++) {
+		c->suites[i].name = xstrdup(tr->suites.v[i]);
 		c->suites[i].status = status;
 		c->suites[i].reason = xstrdup(reason);
 		c->suites[i].excerpt = excerpt ? xstrdup(excerpt) : NULL;
@@ -79,6 +82,81 @@ static double per_million(const struct shape_rate *r)
  * where calibration saw its shape on this target (the torture must do
  * better), and UNOBSERVABLE where it did not: never a pass.
  */
+static void set_cell(struct suite_result *s, enum cell_status status,
+		     char *reason)
+{
+	free(s->reason);
+	s->reason = reason;
+	s->status = status;
+}
+
+/* The oracle a detector must fire, or NULL for a torture check. */
+static const struct oracle *detector_oracle(const struct suite *suite)
+{
+	bool found;
+
+	return oracle_find(suite->must_kill, &found);
+}
+
+static void classify_detector(struct suite_result *s, const struct suite *suite)
+{
+	const struct oracle *o = detector_oracle(suite);
+	const struct ktap_test *check = o ? NULL : find_check(s, suite->must_kill);
+
+	if (o && s->report.oracle == o && s->report.origin == ORIGIN_SUBJECT)
+		set_cell(s, CELL_KILLED, xasprintf("%s, after %s", s->report.title,
+						   s->stats ? s->stats : "the run"));
+	else if (check && check->status == KTAP_FAIL)
+		set_cell(s, CELL_KILLED, xasprintf("%s: %s", check->name,
+						   check->directive ? check->directive : "violated"));
+	else if (s->status == CELL_PASS || s->status == CELL_FAIL)
+		set_cell(s, CELL_SURVIVED,
+			 xasprintf("%s did not catch a break it must catch anywhere",
+				   o ? o->title : suite->must_kill));
+}
+
+/*
+ * A mutant caught by a check or by the oracle is KILLED.  One that got
+ * through is SURVIVED where calibration saw its shape on this target (the
+ * torture must do better), and UNOBSERVABLE where it did not, or where
+ * the oracle cannot model it: never a pass.
+ */
+static void classify_mutant(struct target_result *tr, struct suite_result *s,
+			    const struct suite *suite)
+{
+	const struct shape_rate *r;
+	char *why;
+
+	if (s->report.origin == ORIGIN_SUBJECT) {
+		set_cell(s, CELL_KILLED, xasprintf("%s", s->report.title));
+		return;
+	}
+	if (s->status == CELL_FAIL && (why = first_violation(s))) {
+		set_cell(s, CELL_KILLED, why);
+		return;
+	}
+	if (s->status != CELL_PASS)
+		return;
+	if (tr->oracle) {
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("%s reported nothing and no check fired: %s",
+				   tr->oracle->title, tr->oracle->limits));
+		return;
+	}
+	r = find_rate(tr, suite->shape);
+	if (r && r->weak >= OBSERVED_MIN_WEAK)
+		set_cell(s, CELL_SURVIVED,
+			 xasprintf("no check caught it, yet calibration saw %s here: %.2f per million (%lu in %lu runs)",
+				   suite->shape, per_million(r), r->weak, r->runs));
+	else
+		set_cell(s, CELL_UNOBSERVABLE, r ?
+			 xasprintf("calibration saw %s %lu times in %lu runs here (%.2f per million; observed means %d or more)",
+				   suite->shape, r->weak, r->runs,
+				   per_million(r), OBSERVED_MIN_WEAK) :
+			 xasprintf("no calibration figure for %s: run the calibrate suite",
+				   suite->shape));
+}
+
 static void classify(struct target_result *tr, struct suite_result *s,
 		     const struct suite *suite)
 {
@@ -86,54 +164,18 @@ static void classify(struct target_result *tr, struct suite_result *s,
 
 	if (suite->expect_fail && s->status == CELL_FAIL) {
 		why = first_violation(s);
-		free(s->reason);
-		s->reason = xasprintf("known finding reproduced: %s", why ? why : "failed");
+		set_cell(s, CELL_XFAIL,
+			 xasprintf("known finding reproduced: %s",
+				   why ? why : s->reason ? s->reason : "failed"));
 		free(why);
-		s->status = CELL_XFAIL;
 	} else if (suite->expect_fail && s->status == CELL_PASS) {
-		free(s->reason);
-		s->reason = xstrdup("known finding not reproduced: run longer, or has it gone?");
-		s->status = CELL_XPASS;
+		set_cell(s, CELL_XPASS,
+			 xstrdup("known finding not reproduced: run longer, or has it gone?"));
 	}
-	if (suite->must_kill) {
-		const struct ktap_test *check = find_check(s, suite->must_kill);
-
-		if (check && check->status == KTAP_FAIL) {
-			free(s->reason);
-			s->reason = xasprintf("%s: %s", check->name,
-					      check->directive ? check->directive : "violated");
-			s->status = CELL_KILLED;
-		} else if (s->status == CELL_PASS || s->status == CELL_FAIL) {
-			free(s->reason);
-			s->reason = xasprintf("the %s check did not catch a break it must catch anywhere",
-					      suite->must_kill);
-			s->status = CELL_SURVIVED;
-		}
-		return;
-	}
-	if (!suite->mutant_of)
-		return;
-	if (s->status == CELL_FAIL && (why = first_violation(s))) {
-		free(s->reason);
-		s->reason = why;
-		s->status = CELL_KILLED;
-	} else if (s->status == CELL_PASS) {
-		const struct shape_rate *r = find_rate(tr, suite->shape);
-
-		free(s->reason);
-		if (r && r->weak >= OBSERVED_MIN_WEAK) {
-			s->status = CELL_SURVIVED;
-			s->reason = xasprintf("no check caught it, yet calibration saw %s here: %.2f per million (%lu in %lu runs)",
-					      suite->shape, per_million(r), r->weak, r->runs);
-		} else {
-			s->status = CELL_UNOBSERVABLE;
-			s->reason = r ? xasprintf("calibration saw %s %lu times in %lu runs here (%.2f per million; observed means %d or more)",
-						  suite->shape, r->weak, r->runs,
-						  per_million(r), OBSERVED_MIN_WEAK) :
-				    xasprintf("no calibration figure for %s: run the calibrate suite",
-					      suite->shape);
-		}
-	}
+	if (suite->must_kill)
+		classify_detector(s, suite);
+	else if (suite->mutant_of)
+		classify_mutant(tr, s, suite);
 }
 
 void report_judge(struct run *run)
@@ -143,6 +185,10 @@ void report_judge(struct run *run)
 		struct guest_outcome outcome;
 		char *log;
 
+		if (tr->unavailable) {
+			fail_all(tr, run, CELL_UNOBSERVABLE, tr->unavailable, NULL);
+			continue;
+		}
 		if (!tr->build_ok) {
 			fail_all(tr, run, CELL_ERROR,
 				 tr->build.error ? tr->build.error : "not built",
@@ -158,14 +204,24 @@ void report_judge(struct run *run)
 		outcome.timed_out = tr->guest.timed_out;
 		outcome.exit_status = tr->guest.exit_status;
 		log = read_file(tr->guest.console_log, NULL);
-		parse_console(log ? log : "", run->suites, run->nr_suites,
-			      &outcome, &tr->console);
+		parse_console(log ? log : "", (const char *const *)tr->suites.v,
+			      tr->suites.n, &outcome, &tr->console);
 		tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
 		for (int i = 0; i < tr->console.nr_suites; i++) {
-			const struct suite *suite = suite_find(run->suites[i]);
+			const struct suite *suite = suite_find(tr->suites.v[i]);
 
 			if (suite)
 				classify(tr, &tr->console.suites[i], suite);
+		}
+		if (log && tr->oracle && tr->oracle->inactive &&
+		    strstr(log, tr->oracle->inactive)) {
+			char *why = xasprintf("%s is built in but did not start here: the console says \"%s\"",
+					      tr->oracle->title, tr->oracle->inactive);
+
+			for (int i = 0; i < tr->console.nr_suites; i++)
+				set_cell(&tr->console.suites[i], CELL_UNOBSERVABLE,
+					 xstrdup(why));
+			free(why);
 		}
 		if (!log || !*log) {
 			char *qemu = read_file(tr->guest.qemu_log, NULL);
@@ -229,6 +285,15 @@ static json_object *cell_json(const struct suite_result *s)
 	json_object_object_add(c, "counts", counts);
 	json_object_object_add(c, "tests", tests_json(s->ktap.tests, s->ktap.nr_tests));
 	json_object_object_add(c, "excerpt", jstr(s->excerpt));
+	if (s->report.count) {
+		json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "oracle", jstr(s->report.oracle->name));
+		json_object_object_add(r, "title", jstr(s->report.title));
+		json_object_object_add(r, "origin", jstr(report_origin_name(s->report.origin)));
+		json_object_object_add(r, "count", json_object_new_int(s->report.count));
+		json_object_object_add(c, "oracle_report", r);
+	}
 	if (s->stats) {
 		json_object *stats = json_object_new_object();
 		char *copy = xstrdup(s->stats), *tok, *save;
@@ -263,8 +328,12 @@ static json_object *target_json(const struct run *run,
 	const struct guest *guest = &tr->guest;
 
 	json_object_object_add(t, "target", jstr(tr->target->name));
+	json_object_object_add(t, "kernel", jstr(tr->oracle ? tr->oracle->name : "plain"));
+	json_object_object_add(t, "column", jstr(tr->build.name));
+	json_object_object_add(t, "unavailable", jstr(tr->unavailable));
 	b = json_object_new_object();
-	json_object_object_add(b, "status", jstr(tr->build_ok ? "PASS" : "ERROR"));
+	json_object_object_add(b, "status", jstr(tr->build_ok ? "PASS" :
+						 tr->unavailable ? "SKIP" : "ERROR"));
 	json_object_object_add(b, "error", jstr(tr->build.error));
 	json_object_object_add(b, "key", jstr(tr->build.key));
 	json_object_object_add(b, "dir", jstr(tr->build.dir));
@@ -343,39 +412,120 @@ int report_write_json(const struct run *run)
 	return ret;
 }
 
-bool report_print_table(const struct run *run, FILE *out)
+static const struct suite_result *find_cell(const struct target_result *tr,
+					    const char *suite)
+{
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		if (!strcmp(tr->console.suites[i].name, suite))
+			return &tr->console.suites[i];
+	return NULL;
+}
+
+static void format_cell(const struct suite_result *s, char *cell, size_t len)
+{
+	const struct ktap_counts *k = &s->counts;
+	int total = k->passed + k->failed + k->crashed + k->skipped;
+
+	if (total)
+		snprintf(cell, len, "%s %d/%d", cell_status_name(s->status),
+			 k->passed, total);
+	else
+		snprintf(cell, len, "%s", cell_status_name(s->status));
+}
+
+/*
+ * Suites down, kernels across: a suite that does not run on a kernel
+ * shows "-".
+ */
+static bool print_cells(const struct run *run, FILE *out)
 {
 	bool all_pass = run->complete;
 
-	fprintf(out, "\n%-10s %-8s %-8s", "target", "build", "boot");
-	for (int i = 0; i < run->nr_suites; i++)
-		fprintf(out, " %-20s", run->suites[i]);
-	fputc('\n', out);
+	fprintf(out, "\n%-24s", "");
+	for (int t = 0; t < run->nr_targets; t++)
+		fprintf(out, " %-16s", run->targets[t].build.name);
+	fprintf(out, "\n%-24s", "build");
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];
+
+		fprintf(out, " %-16s", tr->unavailable ? "n/a" : !tr->build_ok ? "ERROR" :
+			tr->build.up_to_date ? "cached" : "built");
+	}
+	fprintf(out, "\n%-24s", "boot");
+	for (int t = 0; t < run->nr_targets; t++) {
 		char boot[16] = "-";
 
-		if (tr->guest.first_ktap)
-			snprintf(boot, sizeof(boot), "%.1fs", tr->guest.first_ktap);
-		fprintf(out, "%-10s %-8s %-8s", tr->target->name,
-			tr->build_ok ? (tr->build.up_to_date ? "cached" : "built") : "ERROR",
-			boot);
-		for (int i = 0; i < tr->console.nr_suites; i++) {
-			const struct suite_result *s = &tr->console.suites[i];
-			const struct ktap_counts *k = &s->counts;
-			char cell[64];
+		if (run->targets[t].guest.first_ktap)
+			snprintf(boot, sizeof(boot), "%.1fs",
+				 run->targets[t].guest.first_ktap);
+		fprintf(out, " %-16s", boot);
+	}
+	fputc('\n', out);
+	for (int i = 0; i < run->nr_suites; i++) {
+		fprintf(out, "%-24s", run->suites[i]);
+		for (int t = 0; t < run->nr_targets; t++) {
+			const struct suite_result *s = find_cell(&run->targets[t],
+								 run->suites[i]);
+			char cell[64] = "-";
 
-			if (k->passed + k->failed + k->crashed + k->skipped)
-				snprintf(cell, sizeof(cell), "%s %d/%d",
-					 cell_status_name(s->status), k->passed,
-					 k->passed + k->failed + k->crashed + k->skipped);
-			else
-				snprintf(cell, sizeof(cell), "%s", cell_status_name(s->status));
-			fprintf(out, " %-20s", cell);
-			all_pass &= cell_status_ok(s->status);
+			if (s) {
+				format_cell(s, cell, sizeof(cell));
+				all_pass &= cell_status_ok(s->status);
+			}
+			fprintf(out, " %-16s", cell);
 		}
 		fputc('\n', out);
 	}
+	return all_pass;
+}
+
+static bool run_has_suite(const struct run *run, const char *name)
+{
+	for (int i = 0; i < run->nr_suites; i++)
+		if (!strcmp(run->suites[i], name))
+			return true;
+	return false;
+}
+
+/* Each barrier: the memory model's verdict without it, and what each kernel saw. */
+static void print_barriers(const struct run *run, FILE *out)
+{
+	bool any = false;
+
+	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+		char *suite = xasprintf("mutant-%s", kwm_barrier_tags[b]);
+		char *lkmm;
+
+		if (!run_has_suite(run, suite)) {
+			free(suite);
+			continue;
+		}
+		if (!any) {
+			fprintf(out, "\n%-24s %-28s", "without barrier", "LKMM (litmus/)");
+			for (int t = 0; t < run->nr_targets; t++)
+				fprintf(out, " %-16s", run->targets[t].build.name);
+			fputc('\n', out);
+			any = true;
+		}
+		lkmm = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
+		fprintf(out, "%-24s %-28s", kwm_barrier_tags[b], lkmm);
+		for (int t = 0; t < run->nr_targets; t++) {
+			const struct suite_result *s = find_cell(&run->targets[t], suite);
+
+			fprintf(out, " %-16s", s ? cell_status_name(s->status) : "-");
+		}
+		fputc('\n', out);
+		free(lkmm);
+		free(suite);
+	}
+}
+
+bool report_print_table(const struct run *run, FILE *out)
+{
+	bool all_pass = print_cells(run, out);
+
+	print_barriers(run, out);
+	fputc('\n', out);
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];
 
@@ -383,11 +533,11 @@ bool report_print_table(const struct run *run, FILE *out)
 			const struct suite_result *s = &tr->console.suites[i];
 
 			if (s->status != CELL_PASS)
-				fprintf(out, "  %s/%s: %s: %s\n", tr->target->name,
+				fprintf(out, "  %s/%s: %s: %s\n", tr->build.name,
 					s->name, cell_status_name(s->status),
 					s->reason ? s->reason : "");
 			if (s->stats && !suite_find(s->name)->mutant_of)
-				fprintf(out, "  %s/%s: %s\n", tr->target->name,
+				fprintf(out, "  %s/%s: %s\n", tr->build.name,
 					s->name, s->stats);
 		}
 	}

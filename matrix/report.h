@@ -10,8 +10,12 @@
 #include "build.h"
 #include "parse.h"
 
+/* One kernel of one target: a column of the matrix. */
 struct target_result {
 	const struct target *target;
+	const struct oracle *oracle;	/* NULL: the plain kernel */
+	struct strlist suites;		/* the run's suites that run on it */
+	char *unavailable;		/* why this kernel cannot exist here */
 	struct build build;
 	bool build_ok;
 	struct guest guest;
@@ -23,6 +27,8 @@ struct target_result {
 struct run {
 	char *id;
 	char *dir;			/* results/<id> */
+	const char *repo;		/* for litmus/ */
+	const char *tree;		/* the patched kernel tree */
 	const char *source_package, *source_version;
 	const char *series_digest;
 	const char *const *suites;

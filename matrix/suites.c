@@ -8,6 +8,7 @@ const struct suite kwm_suites[] = {
 		.name = "kunit",
 		.modules = "kw_worker+kw_worker_kunit",
 		.seconds = 30,
+		.kernels = "plain,kcsan,kasan",
 		.by_default = true,
 	},
 	{
@@ -15,6 +16,7 @@ const struct suite kwm_suites[] = {
 		.name = "calibrate",
 		.modules = "kw_calibrate",
 		.seconds = 30,
+		.kernels = "plain",
 		.by_default = true,
 	},
 	{
@@ -22,6 +24,7 @@ const struct suite kwm_suites[] = {
 		.modules = "torture+kw_worker+kw_worker_torture",
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
+		.kernels = "plain,kcsan",
 		.by_default = true,
 	},
 	{
@@ -31,6 +34,7 @@ const struct suite kwm_suites[] = {
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
 		.expect_fail = true,
+		.kernels = "plain",
 		.by_default = true,
 	},
 #define MUTANT(tag, shape_name)						\
@@ -41,6 +45,7 @@ const struct suite kwm_suites[] = {
 		.duration_module = "kw_worker_torture",			\
 		.mutant_of = tag,					\
 		.shape = shape_name,					\
+		.kernels = "plain,kcsan",				\
 		.by_default = true,					\
 	}
 	/* Each barrier, and the litmus shape that shows it missing. */
@@ -49,20 +54,42 @@ const struct suite kwm_suites[] = {
 	MUTANT("flush-b0", "SB+mb-atomic"),
 	MUTANT("flush-b1", "MP+wmb"),
 #undef MUTANT
-#define DETECTOR(variant, check)					\
+#define DETECTOR(variant, check, kernel, extra)				\
 	{								\
 		.name = "detector-" variant,				\
 		.modules = "torture+" variant "/kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
 		.must_kill = check,					\
+		.kernels = kernel,					\
+		.params = extra,					\
 		.by_default = true,					\
 	}
 	/* A break per torture check, which it must catch on any platform. */
-	DETECTOR("no-wakeup", "liveness"),
-	DETECTOR("early-done", "completion"),
-	DETECTOR("early-wake", "visibility"),
-	DETECTOR("stays-pending", "requeue"),
+	DETECTOR("no-wakeup", "liveness", "plain", NULL),
+	DETECTOR("early-done", "completion", "plain", NULL),
+	DETECTOR("early-wake", "visibility", "plain", NULL),
+	DETECTOR("stays-pending", "requeue", "plain", NULL),
+	/* And one per oracle, which its oracle must catch. */
+	DETECTOR("plain-done-seq", "kcsan", "kcsan", NULL),
+#define FREE_AFTER_FLUSH(suite, variant, finding)			\
+	{								\
+		.name = suite,						\
+		.modules = "torture+" variant "kw_worker+kw_worker_torture", \
+		.seconds = 30,						\
+		.duration_module = "kw_worker_torture",			\
+		.kernels = "kasan",					\
+		.params = "kw_worker_torture.nfreers=2",		\
+		.expect_fail = finding,					\
+		.by_default = true,					\
+	}
+	/* What users do: free a work once flush_kw_work() has returned. */
+	FREE_AFTER_FLUSH("torture-free", "", false),
+	/* The same with the worker's last touches made slow. */
+	FREE_AFTER_FLUSH("torture-free-wide", "late-wake/", false),
+	/* And on the seed, where they come after the flusher may free. */
+	FREE_AFTER_FLUSH("torture-free-seed", "seed-late-wake/", true),
+#undef FREE_AFTER_FLUSH
 #undef DETECTOR
 };
 

@@ -2,7 +2,8 @@
 /*
  * The suites a guest can run: which modules its init loads, in order
  * (paths under the initramfs's /lib/kw, without .ko), and how long the
- * suite may take on top of booting.
+ * suite may take on top of booting.  Module parameters are the guest's,
+ * not the suite's: suites with different @params never share a kernel.
  */
 #ifndef KWM_SUITES_H
 #define KWM_SUITES_H
@@ -17,7 +18,9 @@ struct suite {
 	const char *mutant_of;		/* barrier tag this mutant lacks */
 	const char *shape;		/* calibration shape it needs */
 	bool expect_fail;		/* a known finding: failing is XFAIL */
-	const char *must_kill;		/* a detector: the check that must fire */
+	const char *must_kill;		/* a detector: the check or oracle that must fire */
+	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
+	const char *params;		/* more of the guest's command line */
 	bool by_default;
 };
 

@@ -17,23 +17,40 @@ const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_ta
  * Mutants that break what a torture check guards, whatever the platform:
  * they show that each detector can fire.  Each must be KILLED.
  */
+/* Makes the worker linger after done_seq and the flusher come late. */
+#define LATE_WAKE_EDITS							\
+	{ "#include <linux/kthread.h>\n",				\
+	  "#include <linux/delay.h>\n#include <linux/kthread.h>\n" },	\
+	{ "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n",	\
+	  "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n"	\
+	  "\t\tudelay(200); /* kwmatrix: still to touch the work */\n" },	\
+	{ "\twait_event(work->done,",					\
+	  "\tudelay(100); /* kwmatrix: let the worker finish first */\n"	\
+	  "\twait_event(work->done," }
+
 const struct detector_mutant kwm_detector_mutants[] = {
 	/* Flushers are never woken: liveness. */
-	{ "no-wakeup", "wake_up_all(&work->done);",
-	  "(void)0; /* kwmatrix: wake-up removed */" },
+	{ "no-wakeup", false, { { "wake_up_all(&work->done);",
+	  "(void)0; /* kwmatrix: wake-up removed */" } } },
 	/* done_seq published before the work runs: completion. */
-	{ "early-done", "\t\twork->func(work);\n",
+	{ "early-done", false, { { "\t\twork->func(work);\n",
 	  "\t\tWRITE_ONCE(work->done_seq, seq); /* kwmatrix: too early */\n"
-	  "\t\twork->func(work);\n" },
+	  "\t\twork->func(work);\n" } } },
 	/* Flushers woken and done before the work writes: visibility. */
-	{ "early-wake", "\t\t__set_current_state(TASK_RUNNING);\n\t\twork->func(work);\n",
+	{ "early-wake", false, { { "\t\t__set_current_state(TASK_RUNNING);\n\t\twork->func(work);\n",
 	  "\t\t__set_current_state(TASK_RUNNING);\n"
 	  "\t\tWRITE_ONCE(work->done_seq, seq); /* kwmatrix: too early */\n"
 	  "\t\twake_up_all(&work->done);\n"
-	  "\t\twork->func(work);\n" },
+	  "\t\twork->func(work);\n" } } },
 	/* The node is left poisoned, so the work looks pending forever: requeue. */
-	{ "stays-pending", "list_del_init(&work->node);",
-	  "list_del(&work->node); /* kwmatrix: not re-initialised */" },
+	{ "stays-pending", false, { { "list_del_init(&work->node);",
+	  "list_del(&work->node); /* kwmatrix: not re-initialised */" } } },
+	/* done_seq written plainly while flushers read it: KCSAN. */
+	{ "plain-done-seq", false, { { "\t\tWRITE_ONCE(work->done_seq, seq);\n",
+	  "\t\twork->done_seq = seq; /* kwmatrix: plain store */\n" } } },
+	/* The worker's last touches of a flushed work, made slow: KASAN. */
+	{ "late-wake", false, { LATE_WAKE_EDITS } },
+	{ "seed-late-wake", true, { LATE_WAKE_EDITS } },
 };
 const int kwm_nr_detector_mutants = sizeof(kwm_detector_mutants) /
 				    sizeof(kwm_detector_mutants[0]);
@@ -60,6 +77,21 @@ static char *replace_once(const char *source, const char *find,
 		return NULL;
 	return xasprintf("%.*s%s%s", (int)(hit - source), source, replace,
 			 hit + strlen(find));
+}
+
+/* @source with every edit of @m made, or NULL if one does not apply. */
+static char *apply_edits(const char *source, const struct detector_mutant *m)
+{
+	char *out = xstrdup(source);
+
+	for (int i = 0; i < MUTANT_MAX_EDITS && m->edits[i].find && out; i++) {
+		char *next = replace_once(out, m->edits[i].find,
+					  m->edits[i].replace);
+
+		free(out);
+		out = next;
+	}
+	return out;
 }
 
 static const char *line_start(const char *text, const char *at)
@@ -193,7 +225,7 @@ static int make_modules(struct build *b, const struct strlist *stale)
 			char *log = xasprintf("%s/build.log", stale->v[i]);
 
 			b->error = xasprintf("%s: building the module in %s failed (see %s)",
-					     b->target->name, stale->v[i], log);
+					     b->name, stale->v[i], log);
 			b->excerpt = read_file(log, NULL);
 			free(log);
 			ret = -1;
@@ -216,7 +248,7 @@ int variants_build(struct build *b, const struct build_env *env)
 
 	if (!subject) {
 		b->error = xasprintf("%s: %s is not in the tree (fix: the series must create it)",
-				     b->target->name, SUBJECT_FILE);
+				     b->name, SUBJECT_FILE);
 		goto out;
 	}
 	mkdir_p(root);
@@ -226,7 +258,7 @@ int variants_build(struct build *b, const struct build_env *env)
 	if (tree_stage(env->src, env->series, true, staging, b->log) ||
 	    !(seed = read_file(seed_path, NULL))) {
 		b->error = xasprintf("%s: staging the seed variant failed (see %s)",
-				     b->target->name, b->log);
+				     b->name, b->log);
 		goto out;
 	}
 	text = xasprintf("%s/seed", root);
@@ -244,14 +276,15 @@ int variants_build(struct build *b, const struct build_env *env)
 				 xasprintf("%s/%s", root, m->name);
 		mutant = barrier ? mutate_remove_barrier(subject, kwm_barrier_tags[i],
 							 &removed) :
-				   replace_once(subject, m->find, m->replace);
+				   apply_edits(m->of_seed ? seed : subject, m);
 		free(removed);
 		if (!mutant) {
 			b->error = barrier ?
 				xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
-					  b->target->name, kwm_barrier_tags[i], SUBJECT_FILE) :
-				xasprintf("%s: mutant %s: its text is not in %s exactly once (fix: update variants.c)",
-					  b->target->name, m->name, SUBJECT_FILE);
+					  b->name, kwm_barrier_tags[i], SUBJECT_FILE) :
+				xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
+					  b->name, m->name,
+					  m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
 			goto out;
 		}
 		ret = stage_module(b, &stale, text, SUBJECT_MODULE, mutant);
@@ -278,7 +311,7 @@ int variants_build(struct build *b, const struct build_env *env)
 
 write_failed:
 	b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
-			     b->target->name, b->dir);
+			     b->name, b->dir);
 	ret = -1;
 out:
 	rm_rf(staging);

@@ -8,6 +8,8 @@
 #ifndef KWM_VARIANTS_H
 #define KWM_VARIANTS_H
 
+#include <stdbool.h>
+
 #include "build.h"
 
 #define SUBJECT_FILE	"lib/kw_worker.c"
@@ -16,10 +18,21 @@
 extern const char *const kwm_barrier_tags[];
 extern const int kwm_nr_barrier_tags;
 
+struct text_edit {
+	const char *find;	/* must occur exactly once in the source */
+	const char *replace;
+};
+
+#define MUTANT_MAX_EDITS	3
+
+/*
+ * A variant made by editing text: a break that one check must catch, or
+ * delays that widen a race window so that an oracle sees it every run.
+ */
 struct detector_mutant {
 	const char *name;
-	const char *find;	/* must occur exactly once in the subject */
-	const char *replace;
+	bool of_seed;		/* edits the seed, not the patched subject */
+	struct text_edit edits[MUTANT_MAX_EDITS];
 };
 
 extern const struct detector_mutant kwm_detector_mutants[];

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oracles.h"
 #include "report.h"
 #include "util.h"
 #include "tmpdir.h"
@@ -32,6 +33,8 @@ static void fill_run(struct run *run, struct target_result *tr)
 	memset(run, 0, sizeof(*run));
 	memset(tr, 0, sizeof(*tr));
 	tr->target = target_find("riscv64");
+	tr->build.name = xstrdup("riscv64");
+	strlist_add(&tr->suites, suites[0]);
 	tr->build_ok = true;
 	tr->build.dir = xstrdup("/cache/build/riscv64-0123");
 	tr->guest.ran = true;
@@ -49,9 +52,21 @@ static void fill_run(struct run *run, struct target_result *tr)
 	run->complete = true;
 }
 
+/* The run and its one column ask for @v. */
+static void use_suites(struct run *run, struct target_result *tr,
+		       const char *const *v, int n)
+{
+	strlist_free(&tr->suites);
+	for (int i = 0; i < n; i++)
+		strlist_add(&tr->suites, v[i]);
+	run->suites = v;
+	run->nr_suites = n;
+}
+
 static void free_run(struct run *run, struct target_result *tr)
 {
 	build_free(&tr->build);
+	strlist_free(&tr->suites);
 	free(tr->guest.console_log);
 	free(tr->guest.qemu_log);
 	free(tr->guest.command);
@@ -192,8 +207,7 @@ static void mutants_are_classified_by_calibration(void **state)
 	(void)state;
 	fill_run(&run, &tr);
 	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
-	run.suites = mutant_suites;
-	run.nr_suites = 5;
+	use_suites(&run, &tr, mutant_suites, 5);
 	report_judge(&run);
 	c = tr.console.suites;
 	assert_int_equal(c[0].status, CELL_PASS);
@@ -211,6 +225,93 @@ static void mutants_are_classified_by_calibration(void **state)
 	free_run(&run, &tr);
 }
 
+#define PASSING_TORTURE	"    ok 1 completion\nok 1 kw_worker_torture\n"
+#define KCSAN_REPORT(module)						\
+	"==================================================================\n" \
+	"BUG: KCSAN: data-race in flush_kw_work / kw_worker_fn\n\n"	\
+	"write to 0xffff0000 of 4 bytes by task 60 on cpu 1:\n"	\
+	" kw_worker_fn+0x70/0x110 " module "\n"			\
+	" kthread+0x10c/0x110\n"					\
+	"==================================================================\n"
+
+static void oracle_reports_are_attributed(void **state)
+{
+	static const char *const oracle_suites[] = {
+		"torture", "mutant-worker-b0", "mutant-flush-b1",
+		"detector-plain-done-seq", "kunit",
+	};
+	const char *log =
+		"# kwm: init started\n"
+		"# kwm-suite: torture\n" KCSAN_REPORT("[kw_worker_torture]")
+		PASSING_TORTURE "# kwm-suite-end: torture\n"
+		"# kwm-suite: mutant-worker-b0\n" KCSAN_REPORT("[kw_worker]")
+		PASSING_TORTURE "# kwm-suite-end: mutant-worker-b0\n"
+		"# kwm-suite: mutant-flush-b1\n" PASSING_TORTURE
+		"# kwm-suite-end: mutant-flush-b1\n"
+		"# kwm-suite: detector-plain-done-seq\n" KCSAN_REPORT("[kw_worker]")
+		PASSING_TORTURE "# kwm-suite-end: detector-plain-done-seq\n"
+		"# kwm-suite: kunit\n" KCSAN_REPORT("")
+		"    ok 1 queue\nok 1 kw_worker\n# kwm-suite-end: kunit\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+	bool found;
+
+	(void)state;
+	fill_run(&run, &tr);
+	tr.oracle = oracle_find("kcsan", &found);
+	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+	use_suites(&run, &tr, oracle_suites, 5);
+	report_judge(&run);
+	c = tr.console.suites;
+	/* A race in the test code fails the test: fix the test. */
+	assert_int_equal(c[0].status, CELL_FAIL);
+	assert_non_null(strstr(c[0].reason, "in the test code"));
+	assert_int_equal(c[1].status, CELL_KILLED);
+	assert_non_null(strstr(c[1].reason, "KCSAN: data-race in flush_kw_work"));
+	/* Not seen by the oracle: says what it cannot see, never a pass. */
+	assert_int_equal(c[2].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(c[2].reason, "KCSAN reported nothing"));
+	assert_int_equal(c[3].status, CELL_KILLED);
+	/* Elsewhere in the kernel: shown, not blamed on the subject. */
+	assert_int_equal(c[4].status, CELL_WARN);
+	assert_non_null(strstr(c[4].reason, "the rest of the kernel"));
+	free_run(&run, &tr);
+}
+
+static void oracle_that_cannot_run_is_unobservable(void **state)
+{
+	const char *log = "KASAN not enabled as it requires radix!\n"
+			  "# kwm: init started\n# kwm-suite: kunit\n"
+			  "    ok 1 queue\nok 1 kw_worker\n# kwm-suite-end: kunit\n"
+			  "# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	bool found;
+
+	(void)state;
+	fill_run(&run, &tr);
+	tr.oracle = oracle_find("kasan", &found);
+	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(tr.console.suites[0].reason, "did not start"));
+	free_run(&run, &tr);
+
+	/* Not selected by the architecture: no build, and the cell says why. */
+	fill_run(&run, &tr);
+	tr.oracle = oracle_find("kcsan", &found);
+	tr.unavailable = oracle_unavailable(tr.oracle, "tests/data/tree", "riscv",
+					    "linux-source-6.1");
+	assert_non_null(tr.unavailable);
+	tr.build_ok = false;
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(tr.console.suites[0].reason, "does not select HAVE_ARCH_KCSAN"));
+	free(tr.unavailable);
+	free_run(&run, &tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +320,8 @@ int main(void)
 		cmocka_unit_test(unwritable_folder_leaves_nothing),
 		cmocka_unit_test(build_error_fills_every_cell),
 		cmocka_unit_test(mutants_are_classified_by_calibration),
+		cmocka_unit_test(oracle_reports_are_attributed),
+		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);

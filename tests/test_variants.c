@@ -10,31 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tmpdir.h"
 #include "util.h"
 #include "variants.h"
 
-/* lib/kw_worker.c as patch 0001 creates it. */
+/*
+ * lib/kw_worker.c after the patches that match @pattern: the seed is
+ * 0001 alone (0002 and 0003 do not touch it), the subject the whole series.
+ */
+static char *subject_after(const char *pattern)
+{
+	char *cmd, *out;
+
+	assert_int_equal(setup(NULL), 0);
+	cmd = xasprintf("cd %s && git apply --include=%s %s/patch/%s",
+			dir, SUBJECT_FILE, getenv("PWD"), pattern);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	cmd = xasprintf("%s/%s", dir, SUBJECT_FILE);
+	out = read_file(cmd, NULL);
+	assert_non_null(out);
+	free(cmd);
+	teardown(NULL);
+	strcpy(dir, "/tmp/kwm-test-XXXXXX");
+	return out;
+}
+
 static char *subject_from_patch(void)
 {
-	glob_t g;
-	char *patch, *p, *out = xstrdup("");
-
-	assert_int_equal(glob("patch/0001-*.patch", 0, NULL, &g), 0);
-	patch = read_file(g.gl_pathv[0], NULL);
-	globfree(&g);
-	assert_non_null(patch);
-	p = strstr(patch, "+++ b/" SUBJECT_FILE "\n");
-	assert_non_null(p);
-	p = strstr(p, "\n@@");
-	for (p = strchr(p + 1, '\n') + 1; *p == '+'; p = strchrnul(p, '\n') + 1) {
-		char *next = xasprintf("%s%.*s\n", out, (int)(strchrnul(p, '\n') - p - 1),
-				       p + 1);
-
-		free(out);
-		out = next;
-	}
-	free(patch);
-	return out;
+	return subject_after("0*.patch");
 }
 
 static int count(const char *s, const char *what)
@@ -104,12 +108,18 @@ static void unknown_or_ambiguous_tags_are_refused(void **state)
 
 static void detector_texts_occur_once(void **state)
 {
-	char *subject = subject_from_patch();
+	char *subject = subject_from_patch(), *seed = subject_after("0001-*.patch");
 
 	(void)state;
-	for (int i = 0; i < kwm_nr_detector_mutants; i++)
-		assert_int_equal(count(subject, kwm_detector_mutants[i].find), 1);
+	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
+		const struct detector_mutant *m = &kwm_detector_mutants[i];
+
+		for (int j = 0; j < MUTANT_MAX_EDITS && m->edits[j].find; j++)
+			assert_int_equal(count(m->of_seed ? seed : subject,
+					       m->edits[j].find), 1);
+	}
 	free(subject);
+	free(seed);
 }
 
 int main(void)
