@@ -3,15 +3,16 @@
 #   make matrix   build, boot and report every target (the main job)
 #   make check    the tests: host unit tests, then a real matrix run
 #   make bench    print build, boot and matrix timings
+#   make litmus   check litmus/ with herd7 (the kernel memory model), if installed
 #
 # KWMATRIX_CACHE (default ~/.cache/kwmatrix) holds kernel trees and builds.
 # KWM_ARGS passes options to the driver, e.g. KWM_ARGS="-t arm64".
 
 CC       := gcc
-PKGS     := json-c libcrypto
+PKGS     := json-c libcrypto libxml-2.0
 CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto)
+LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2)
 OUT      := build
 KWM_ARGS ?=
 
@@ -19,7 +20,7 @@ LIB_SRCS := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
 HEADERS  := $(wildcard matrix/*.h)
 TESTS    := $(patsubst tests/%.c,$(OUT)/tests/%,$(wildcard tests/test_*.c))
 
-.PHONY: all deps matrix check unit-tests checkpatch bench clean
+.PHONY: all deps matrix check unit-tests checkpatch litmus bench clean
 all: $(OUT)/kwmatrix
 
 deps:
@@ -51,7 +52,10 @@ checkpatch: deps
 check: deps
 	@$(MAKE) --no-print-directory unit-tests $(OUT)/kwmatrix-san
 	tests/run-matrix-tests.sh $(OUT)/kwmatrix-san
-	@$(MAKE) --no-print-directory checkpatch
+	@$(MAKE) --no-print-directory checkpatch litmus
+
+litmus:
+	@scripts/litmus.sh
 
 bench: deps $(OUT)/kwmatrix
 	bench/bench.sh

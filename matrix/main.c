@@ -22,6 +22,9 @@
 
 #include "boot.h"
 #include "build.h"
+#include "junit.h"
+#include "kcidb.h"
+#include "merge.h"
 #include "oracles.h"
 #include "report.h"
 #include "series.h"
@@ -32,9 +35,10 @@
 
 #define EXIT_CELLS_FAILED	1
 #define EXIT_BAD_INPUT		2
-#define EXIT_INTERRUPTED	130
+/* Interrupted: 128 + the signal, as a shell reports it (130 for Ctrl-C). */
+#define EXIT_SIGNALLED		128
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested;	/* the signal, or 0 */
 
 struct options {
 	struct strlist targets, suites, kernels;
@@ -46,15 +50,16 @@ struct options {
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: kwmatrix run [options]    build, boot and report the matrix\n"
-		"       kwmatrix list             show targets and suites\n"
+		"       kwmatrix list             show targets, kernels and suites\n"
+		"       kwmatrix merge A.json B.json... -o DIR\n"
+		"                                 combine shards' matrix.json into one\n"
 		"options:\n"
 		"  -t, --targets LIST   comma-separated targets (default: all)\n"
 		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
@@ -483,6 +488,27 @@ static int plan_columns(const struct options *o, struct run *run)
 	return n ? 0 : -1;
 }
 
+/* junit.xml and kcidb.json, from the matrix.json just written. */
+static int export_formats(const char *dir)
+{
+	char *path = xasprintf("%s/matrix.json", dir);
+	json_object *matrix = json_object_from_file(path);
+	int ret = -1;
+
+	free(path);
+	if (!matrix)
+		return -1;
+	path = xasprintf("%s/junit.xml", dir);
+	ret = junit_write(matrix, path);
+	free(path);
+	path = xasprintf("%s/kcidb.json", dir);
+	if (!ret)
+		ret = kcidb_write(matrix, path);
+	free(path);
+	json_object_put(matrix);
+	return ret;
+}
+
 static int cmd_run(struct options *o)
 {
 	struct run run = { 0 };
@@ -516,8 +542,8 @@ static int cmd_run(struct options *o)
 	run.dir = make_run_dir(o, &run.id, &run.started_utc);
 	if (!run.dir)
 		goto out;
-	kwm_info("run %s: targets %d, suites %d, results in %s", run.id,
-		 o->targets.n, o->suites.n, run.dir);
+	kwm_info("run %s: %d kernels of %d targets, suites %d, results in %s",
+		 run.id, run.nr_targets, o->targets.n, o->suites.n, run.dir);
 	run.source_package = src.package;
 	run.source_version = src.version;
 	run.series_digest = series.digest;
@@ -602,14 +628,14 @@ static int cmd_run(struct options *o)
 	run.complete = !stop_requested;
 	run.seconds = now_seconds() - t0;
 	report_judge(&run);
-	if (report_write_json(&run)) {
-		kwm_error("cannot write %s/matrix.json: %s (fix: free some space and rerun)",
+	if (report_write_json(&run) || export_formats(run.dir)) {
+		kwm_error("cannot write the results in %s: %s (fix: free some space and rerun)",
 			  run.dir, strerror(errno));
 		goto out;
 	}
 	ret = report_print_table(&run, stdout) ? 0 : EXIT_CELLS_FAILED;
 	if (!run.complete)
-		ret = EXIT_INTERRUPTED;
+		ret = EXIT_SIGNALLED + stop_requested;
 out:
 	if (lock_fd >= 0)
 		close(lock_fd);
@@ -646,10 +672,36 @@ static void cmd_list(void)
 	for (int i = 0; i < kwm_nr_targets; i++)
 		printf("  %-10s %s %s\n", kwm_targets[i].name, kwm_targets[i].qemu,
 		       kwm_targets[i].qemu_args);
+	printf("kernels:\n  %-10s the target's fragments, judged by the tests alone\n",
+	       "plain");
+	for (int i = 0; i < kwm_nr_oracles; i++)
+		printf("  %-10s plus arch-configs/oracles/%s.config, where the architecture selects %s\n",
+		       kwm_oracles[i].name, kwm_oracles[i].name,
+		       kwm_oracles[i].arch_select);
 	printf("suites:\n");
 	for (int i = 0; i < kwm_nr_suites; i++)
-		printf("  %-22s %s%s\n", kwm_suites[i].name, kwm_suites[i].modules,
+		printf("  %-24s on %-18s %s%s\n", kwm_suites[i].name,
+		       kwm_suites[i].kernels, kwm_suites[i].modules,
 		       kwm_suites[i].by_default ? "" : " (not by default)");
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	int c;
+
+	while ((c = getopt(argc, argv, "o:")) != -1) {
+		if (c != 'o') {
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+		out = optarg;
+	}
+	if (!out || optind >= argc) {
+		kwm_error("merge needs shards and -o (fix: kwmatrix merge A/matrix.json B/matrix.json -o DIR)");
+		return EXIT_BAD_INPUT;
+	}
+	return merge_results((const char *const *)argv + optind, argc - optind, out);
 }
 
 static void options_free(struct options *o)
@@ -677,6 +729,8 @@ int main(int argc, char **argv)
 		cmd_list();
 		return 0;
 	}
+	if (!strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(argv[1], "run")) {
 		kwm_error("unknown command '%s' (fix: kwmatrix run, or kwmatrix list)",
 			  argv[1]);

@@ -204,6 +204,7 @@ void report_judge(struct run *run)
 		outcome.timed_out = tr->guest.timed_out;
 		outcome.exit_status = tr->guest.exit_status;
 		log = read_file(tr->guest.console_log, NULL);
+		text_clean(log);
 		parse_console(log ? log : "", (const char *const *)tr->suites.v,
 			      tr->suites.n, &outcome, &tr->console);
 		tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
@@ -225,6 +226,8 @@ void report_judge(struct run *run)
 		}
 		if (!log || !*log) {
 			char *qemu = read_file(tr->guest.qemu_log, NULL);
+
+			text_clean(qemu);
 
 			for (int i = 0; i < tr->console.nr_suites; i++) {
 				struct suite_result *s = &tr->console.suites[i];
@@ -328,6 +331,7 @@ static json_object *target_json(const struct run *run,
 	const struct guest *guest = &tr->guest;
 
 	json_object_object_add(t, "target", jstr(tr->target->name));
+	json_object_object_add(t, "arch", jstr(tr->target->kernel_arch));
 	json_object_object_add(t, "kernel", jstr(tr->oracle ? tr->oracle->name : "plain"));
 	json_object_object_add(t, "column", jstr(tr->build.name));
 	json_object_object_add(t, "unavailable", jstr(tr->unavailable));

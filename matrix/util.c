@@ -400,3 +400,47 @@ void strlist_free(struct strlist *l)
 	l->v = NULL;
 	l->n = 0;
 }
+
+/* Length of the valid UTF-8 sequence at @p, or 0. */
+static int utf8_length(const unsigned char *p)
+{
+	int len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 :
+		  p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : 0;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	/* No overlong forms, surrogates or code points past U+10FFFF. */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (len && (p[1] < lo || p[1] > hi))
+		return 0;
+	for (int i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+void text_clean(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (p && *p) {
+		int len;
+
+		if (*p < 0x80) {
+			if ((*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') ||
+			    *p == 0x7f)
+				*p = '?';
+			p++;
+		} else if ((len = utf8_length(p))) {
+			p += len;
+		} else {
+			*p++ = '?';
+		}
+	}
+}

@@ -19,6 +19,12 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t size);
 
 char *read_file(const char *path, size_t *len);
+/*
+ * Make @s printable text in place: control characters other than tab and
+ * newlines, and bytes that are not valid UTF-8, become '?'.  A console can
+ * hold anything; JSON and XML cannot.
+ */
+void text_clean(char *s);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int copy_file_atomic(const char *from, const char *to);
 int mkdir_p(const char *path);

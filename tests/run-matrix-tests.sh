@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.." || exit 1
 KWM=$1
 DURATION=${KWM_TEST_DURATION:-5}
 work=$(mktemp -d /tmp/kwm-matrix-tests.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 passed=0 failed=0
 
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
@@ -74,12 +74,8 @@ unset KWM_PATH
 expect_refused "unwritable results folder" "cannot write results" -t arm64 -r /proc/kwm-results
 rm -f "$work/err"
 
-# The real matrix: every target, every suite.
-echo "matrix: every target, torture ${DURATION}s (this builds kernels on a cold cache)"
-"$KWM" run --repo . -r "$work/matrix" -d "$DURATION" 2>&1 | tee "$work/matrix.out"
-status=$?
-json=$(ls "$work"/matrix/*/matrix.json 2>/dev/null | head -1)
-# Every cell green: PASS, KILLED, XFAIL, or UNOBSERVABLE (mutants only).
+# Every cell green: PASS, KILLED, XFAIL, or UNOBSERVABLE (mutants, and
+# kernels an architecture cannot have).
 cells_green() {
 	python3 - "$1" <<'PY'
 import json, sys
@@ -88,28 +84,48 @@ ok = m["complete"]
 for t in m["targets"]:
     for c in t["cells"]:
         good = {"PASS", "KILLED", "XFAIL"}
-        if c["suite"].startswith("mutant-"):
+        if c["suite"].startswith("mutant-") or t["unavailable"]:
             good.add("UNOBSERVABLE")
         if c["status"] not in good:
-            print(f"     {t['target']}/{c['suite']}: {c['status']}: {c['reason']}")
+            print(f"     {t['column']}/{c['suite']}: {c['status']}: {c['reason']}")
             ok = False
 sys.exit(0 if ok else 1)
 PY
 }
-if [ -n "$json" ] && cells_green "$json"; then
-	ok "matrix: every cell as expected"
+
+# real_matrix NAME ARGS...: a real run, every cell as expected.
+real_matrix() {
+	name=$1
+	shift
+	echo "matrix: $name, torture ${DURATION}s (this builds kernels on a cold cache)"
+	rm -rf "$work/matrix"
+	"$KWM" run --repo . -r "$work/matrix" -d "$DURATION" "$@" 2>&1 | tee "$work/matrix.out"
+	json=$(ls "$work"/matrix/*/matrix.json 2>/dev/null | head -1)
+	if [ -n "$json" ] && cells_green "$json"; then
+		ok "matrix, $name: every cell as expected"
+	else
+		bad "matrix, $name: every cell as expected (see $json)"
+	fi
+	mkdir -p results
+	cp -r "$work"/matrix/* results/ 2>/dev/null
+}
+
+# The plain kernels of every target; the oracles on one (all nightly).
+real_matrix "every target" -k plain
+real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
+# Each barrier's row has the memory model's verdict, or why there is none.
+if grep -q "^flush-b0 .*\(herd7 not installed\|(herd7)\)" "$work/matrix.out"; then
+	ok "LKMM column: herd7's verdict, or why not"
 else
-	bad "matrix: every cell as expected (see $json)"
+	bad "LKMM column: herd7's verdict, or why not"
 fi
-mkdir -p results
-cp -r "$work"/matrix/* results/ 2>/dev/null
 
 # Faults, with a fake QEMU in front of the real one.
 mkdir -p "$work/fake"
 printf '#!/bin/sh\nsleep 600\n' >"$work/fake/qemu-system-aarch64"
 chmod +x "$work/fake/qemu-system-aarch64"
 start=$(date +%s)
-PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/hang" -t arm64 -s kunit -T 5 >"$work/out" 2>"$work/err"
+PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/hang" -t arm64 -k plain -s kunit -T 5 >"$work/out" 2>"$work/err"
 status=$? took=$(( $(date +%s) - start ))
 json=$(ls "$work"/hang/*/matrix.json 2>/dev/null | head -1)
 if [ $status -eq 1 ] && grep -q '"status": "TIMEOUT"' "$json" && [ $took -lt 60 ] &&
@@ -120,7 +136,7 @@ else
 fi
 
 printf '#!/bin/sh\necho "qemu: fake crash" >&2\nexit 1\n' >"$work/fake/qemu-system-aarch64"
-PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/dead" -t arm64 -s kunit >"$work/out" 2>"$work/err"
+PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/dead" -t arm64 -k plain -s kunit >"$work/out" 2>"$work/err"
 status=$?
 json=$(ls "$work"/dead/*/matrix.json 2>/dev/null | head -1)
 if [ $status -eq 1 ] && grep -q '"status": "CRASHED"' "$json" && grep -q 'fake crash' "$json"; then
@@ -129,8 +145,126 @@ else
 	bad "QEMU exits early: CRASHED with its message (exit $status)"
 fi
 
+# fake_console FILE: a QEMU that writes FILE as the guest's console and
+# exits 0, as a guest that powers off does.  Sets status and json.
+fake_console() {
+	cat >"$work/fake/qemu-system-aarch64" <<FAKE
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+	[ "\$1" = -serial ] && cp "$1" "\${2#file:}"
+	shift
+done
+exit 0
+FAKE
+	chmod +x "$work/fake/qemu-system-aarch64"
+	rm -rf "$work/canned"
+	PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/canned" -t arm64 -k plain -s kunit \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	json=$(ls "$work"/canned/*/matrix.json 2>/dev/null | head -1)
+}
+
+# expect_cell NAME STATUS TEXT: exit 1, a complete run, and the kunit cell
+# has STATUS, with TEXT in its reason or excerpt.
+expect_cell() {
+	if [ $status -eq 1 ] && [ -n "$json" ] && python3 - "$json" "$2" "$3" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+c = m["targets"][0]["cells"][0]
+text = (c["reason"] or "") + (c["excerpt"] or "")
+sys.exit(0 if m["complete"] and c["status"] == sys.argv[2] and sys.argv[3] in text else 1)
+PY
+	then
+		ok "$1"
+	else
+		bad "$1 (exit $status, $json)"
+	fi
+}
+
+boot='[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x410fd083]
+# kwm: init started'
+suite_start='# kwm-suite: kunit
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: kw_worker
+    1..7
+    ok 1 kw_worker_queue_runs_work'
+suite_end='    ok 2 b
+    ok 3 c
+    ok 4 d
+    ok 5 e
+    ok 6 f
+    ok 7 g
+ok 1 kw_worker
+# kwm-suite-end: kunit
+# kwm-done'
+
+printf '%s\n' "$boot" >"$work/console"
+fake_console "$work/console"
+expect_cell "guest powers off without its results: CRASHED" CRASHED "stopped before this suite"
+
+printf '%s\n%s\n    ok 2 kw_wor' "$boot" "$suite_start" >"$work/console"
+fake_console "$work/console"
+expect_cell "KTAP cut off mid-stream: CRASHED" CRASHED "stopped during this suite"
+
+{ printf '%s\n' "$boot"; head -c 65536 /dev/urandom; } >"$work/console"
+fake_console "$work/console"
+expect_cell "garbage on the console: CRASHED, parser intact" CRASHED "this suite"
+
+printf '%s\n%s\nKernel panic - not syncing: kwmatrix fault\n' "$boot" "$suite_start" >"$work/console"
+fake_console "$work/console"
+expect_cell "kernel panic during a suite: CRASHED with the excerpt" CRASHED "kwmatrix fault"
+
+printf '%s\n%s\nInternal error: Oops: 96000005 [#1] SMP\n' "$boot" "$suite_start" >"$work/console"
+fake_console "$work/console"
+expect_cell "oops during a suite: CRASHED" CRASHED "Oops"
+
+printf '%s\n%s\nWARNING: CPU: 1 PID: 60 at lib/kw_worker.c:42 kw_worker_fn+0x70/0x110 [kw_worker]\n%s\n' \
+	"$boot" "$suite_start" "$suite_end" >"$work/console"
+fake_console "$work/console"
+expect_cell "WARNING during a passing suite: WARN" WARN "lib/kw_worker.c:42"
+
+printf '%s\n%s\nBUG: KASAN: slab-use-after-free in kw_worker_fn+0x70/0x110 [kw_worker]\n kw_worker_fn+0x70/0x110 [kw_worker]\n%s\n' \
+	"$boot" "$suite_start" "$suite_end" >"$work/console"
+fake_console "$work/console"
+expect_cell "KASAN report in the subject: FAIL, attributed" FAIL "in the subject"
+
+# A full disk (a small tmpfs; needs root) while writing results, then
+# during a build.
+if mkdir -p "$work/full" && mount -t tmpfs -o size=256k tmpfs "$work/full" 2>/dev/null; then
+	mkdir -p "$work/full/results"
+	printf '%s\n' "$boot" >"$work/console"
+	dd if=/dev/zero of="$work/full/fill" bs=4k 2>/dev/null
+	PATH=$work/fake:$PATH "$KWM" run --repo . -r "$work/full/results" -t arm64 -k plain -s kunit \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	if [ $status -gt 1 ] && grep -q "free some space" "$work/err" &&
+	   [ -z "$(find "$work/full/results" -name 'matrix.json*')" ]; then
+		ok "disk full while writing results: one line, no matrix.json"
+	else
+		bad "disk full while writing results: one line, no matrix.json (exit $status)"
+	fi
+	rm -f "$work/full/fill"
+	mkdir -p "$work/full/cache"
+	ln -s "${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}/src" "$work/full/cache/src"
+	"$KWM" run --repo . -c "$work/full/cache" -r "$work/fullbuild" -t arm64 -k plain -s kunit \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	json=$(ls "$work"/fullbuild/*/matrix.json 2>/dev/null | head -1)
+	if [ $status -eq 1 ] && grep -q '"status": "ERROR"' "$json" &&
+	   [ -z "$(find "$work/full/cache/build" -name .kwm-built 2>/dev/null)" ]; then
+		ok "disk full during a build: ERROR, no build stamp"
+	else
+		bad "disk full during a build: ERROR, no build stamp (exit $status)"
+	fi
+	umount "$work/full"
+else
+	echo "skip disk full: cannot mount a tmpfs here (needs root)"
+fi
+
 # Ctrl-C during a run: guests killed, partial results marked incomplete.
-"$KWM" run --repo . -r "$work/int" -t arm64 -s torture -d 60 >"$work/out" 2>"$work/err" &
+"$KWM" run --repo . -r "$work/int" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 1 120); do
 	grep -q "booting" "$work/err" && break
@@ -148,10 +282,29 @@ else
 	bad "interrupted run: incomplete results, guests gone (exit $status)"
 fi
 
-# Two runs at once on one cache: the second waits, both complete.
-"$KWM" run --repo . -r "$work/two" -t arm64 -s kunit >"$work/out1" 2>&1 &
+# SIGTERM, as CI services send at their time limit: the same, exit 143.
+"$KWM" run --repo . -r "$work/term" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
 pid=$!
-"$KWM" run --repo . -r "$work/two" -t arm64 -s kunit >"$work/out2" 2>&1
+for _ in $(seq 1 120); do
+	grep -q "booting" "$work/err" && break
+	sleep 1
+done
+sleep 3
+kill -TERM $pid
+wait $pid
+status=$?
+json=$(ls "$work"/term/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 143 ] && grep -q '"complete": false' "$json" &&
+   ! pgrep -f "kwm/initramfs.cpio.*$work/term" >/dev/null; then
+	ok "SIGTERM: incomplete results, guests gone, exit 143"
+else
+	bad "SIGTERM: incomplete results, guests gone, exit 143 (exit $status)"
+fi
+
+# Two runs at once on one cache: the second waits, both complete.
+"$KWM" run --repo . -r "$work/two" -t arm64 -k plain -s kunit >"$work/out1" 2>&1 &
+pid=$!
+"$KWM" run --repo . -r "$work/two" -t arm64 -k plain -s kunit >"$work/out2" 2>&1
 status2=$?
 wait $pid
 status1=$?
@@ -167,7 +320,7 @@ fi
 cp patch/* "$work/series/"
 sed -i '0,/^+\tKUNIT_EXPECT_EQ(test, tw.runs, 1);$/s//+\tKUNIT_EXPECT_EQ(test, tw.runs, 1) kwmatrix_fault;/' \
 	"$work"/series/0002-*.patch
-"$KWM" run --repo . -r "$work/broken" -t arm64 -s kunit -p "$work/series" >"$work/out" 2>"$work/err"
+"$KWM" run --repo . -r "$work/broken" -t arm64 -k plain -s kunit -p "$work/series" >"$work/out" 2>"$work/err"
 status=$?
 json=$(ls "$work"/broken/*/matrix.json 2>/dev/null | head -1)
 if [ $status -eq 1 ] && grep -q '"status": "ERROR"' "$json" && grep -q 'kwmatrix_fault' "$json"; then
@@ -175,7 +328,7 @@ if [ $status -eq 1 ] && grep -q '"status": "ERROR"' "$json" && grep -q 'kwmatrix
 else
 	bad "failing build: ERROR with the compiler's message (exit $status)"
 fi
-"$KWM" run --repo . -r "$work/fixed" -t arm64 -s kunit >"$work/out" 2>"$work/err" &&
+"$KWM" run --repo . -r "$work/fixed" -t arm64 -k plain -s kunit >"$work/out" 2>"$work/err" &&
 	ok "next run after a failed build" || bad "next run after a failed build"
 
 echo "matrix tests: $passed passed, $failed failed"

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "junit.h"
+
+#include <libxml/xmlwriter.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "util.h"
+
+enum junit_outcome { JUNIT_PASS, JUNIT_SKIPPED, JUNIT_FAILURE, JUNIT_ERROR };
+
+static enum junit_outcome outcome_of(const char *cell_status)
+{
+	switch (cell_status_from_name(cell_status)) {
+	case CELL_PASS:
+	case CELL_KILLED:
+	case CELL_XFAIL:
+		return JUNIT_PASS;
+	case CELL_UNOBSERVABLE:
+	case CELL_SKIP:
+		return JUNIT_SKIPPED;
+	case CELL_CRASHED:
+	case CELL_TIMEOUT:
+	case CELL_ERROR:
+		return JUNIT_ERROR;
+	default:
+		return JUNIT_FAILURE;
+	}
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static void attr_int(xmlTextWriterPtr w, const char *name, int value)
+{
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, "%d", value);
+}
+
+static void testcase(xmlTextWriterPtr w, const char *classname,
+		     const char *name, const char *status, const char *reason,
+		     const char *excerpt)
+{
+	static const char *const element[] = {
+		[JUNIT_SKIPPED] = "skipped", [JUNIT_FAILURE] = "failure",
+		[JUNIT_ERROR] = "error",
+	};
+	enum junit_outcome o = outcome_of(status);
+
+	xmlTextWriterStartElement(w, BAD_CAST "testcase");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "classname", BAD_CAST classname);
+	xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST name);
+	if (o != JUNIT_PASS) {
+		char *message = xasprintf("%s: %s", status, reason ? reason : "");
+
+		xmlTextWriterStartElement(w, BAD_CAST element[o]);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST message);
+		if (excerpt) {
+			/* Merged shards may come from an older kwmatrix. */
+			char *clean = xstrdup(excerpt);
+
+			text_clean(clean);
+			xmlTextWriterWriteString(w, BAD_CAST clean);
+			free(clean);
+		}
+		xmlTextWriterEndElement(w);
+		free(message);
+	} else if (reason) {
+		/* Why a mutant counts as caught, or a finding as reproduced. */
+		char *out = xasprintf("%s: %s", status, reason);
+
+		xmlTextWriterWriteElement(w, BAD_CAST "system-out", BAD_CAST out);
+		free(out);
+	}
+	xmlTextWriterEndElement(w);
+}
+
+/* One testcase per KTAP case: classname column.suite, name case.subcase. */
+static void ktap_cases(xmlTextWriterPtr w, json_object *cases,
+		       const char *classname, const char *prefix, int *n,
+		       int *failures)
+{
+	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
+		json_object *c = json_object_array_get_idx(cases, i);
+		const char *name = str(c, "name"), *status = str(c, "status");
+		char *full;
+
+		if (!name || !status)
+			continue;
+		full = prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
+		testcase(w, classname, full, status, str(c, "directive"), NULL);
+		(*n)++;
+		*failures += outcome_of(status) == JUNIT_FAILURE;
+		ktap_cases(w, get(c, "subtests"), classname, full, n, failures);
+		free(full);
+	}
+}
+
+static void count(json_object *cases, int *n, int *failures)
+{
+	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
+		json_object *c = json_object_array_get_idx(cases, i);
+		const char *status = str(c, "status");
+
+		(*n)++;
+		*failures += status && outcome_of(status) == JUNIT_FAILURE;
+		count(get(c, "subtests"), n, failures);
+	}
+}
+
+int junit_write(json_object *matrix, const char *path)
+{
+	json_object *targets = get(matrix, "targets");
+	xmlBufferPtr buf = xmlBufferCreate();
+	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+	int ret;
+
+	xmlTextWriterSetIndent(w, 1);
+	xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL);
+	xmlTextWriterStartElement(w, BAD_CAST "testsuites");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "kwmatrix");
+	for (size_t t = 0; targets && t < json_object_array_length(targets); t++) {
+		json_object *tr = json_object_array_get_idx(targets, t);
+		json_object *cells = get(tr, "cells");
+		const char *column = str(tr, "column") ? str(tr, "column") : str(tr, "target");
+		int n = 0, failures = 0, errors = 0, skipped = 0;
+
+		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
+			json_object *cell = json_object_array_get_idx(cells, c);
+			enum junit_outcome o = outcome_of(str(cell, "status"));
+
+			n++;
+			failures += o == JUNIT_FAILURE;
+			errors += o == JUNIT_ERROR;
+			skipped += o == JUNIT_SKIPPED;
+			count(get(cell, "tests"), &n, &failures);
+		}
+		xmlTextWriterStartElement(w, BAD_CAST "testsuite");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST column);
+		attr_int(w, "tests", n);
+		attr_int(w, "failures", failures);
+		attr_int(w, "errors", errors);
+		attr_int(w, "skipped", skipped);
+		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
+			json_object *cell = json_object_array_get_idx(cells, c);
+			const char *suite = str(cell, "suite");
+			char *classname = xasprintf("%s.%s", column, suite);
+			int unused_n = 0, unused_f = 0;
+
+			testcase(w, classname, suite, str(cell, "status"),
+				 str(cell, "reason"), str(cell, "excerpt"));
+			ktap_cases(w, get(cell, "tests"), classname, NULL,
+				   &unused_n, &unused_f);
+			free(classname);
+		}
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+	xmlTextWriterEndDocument(w);
+	xmlFreeTextWriter(w);
+	ret = write_file_atomic(path, (const char *)xmlBufferContent(buf),
+				xmlBufferLength(buf));
+	xmlBufferFree(buf);
+	return ret;
+}

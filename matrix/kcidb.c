@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "kcidb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "util.h"
+
+const char *kcidb_status(const char *cell_status)
+{
+	switch (cell_status_from_name(cell_status)) {
+	case CELL_PASS:
+	case CELL_KILLED:	/* the mutant was caught: the test did its job */
+	case CELL_XFAIL:	/* the seed's known finding, reproduced */
+		return "PASS";
+	case CELL_UNOBSERVABLE:
+	case CELL_SKIP:
+		return "SKIP";
+	case CELL_TIMEOUT:
+		return "ERROR";
+	case CELL_ERROR:	/* not run: the build failed */
+		return "MISS";
+	default:		/* FAIL, WARN, CRASHED, SURVIVED, XPASS */
+		return "FAIL";
+	}
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* KCIDB forbids nulls: add @key only if @value is set. */
+static void add_str(json_object *o, const char *key, const char *value)
+{
+	if (value)
+		json_object_object_add(o, key, json_object_new_string(value));
+}
+
+static json_object *test(const char *id, const char *build_id,
+			 const char *path, const char *status,
+			 const char *comment)
+{
+	json_object *t = json_object_new_object();
+
+	add_str(t, "id", id);
+	add_str(t, "build_id", build_id);
+	add_str(t, "origin", KCIDB_ORIGIN);
+	add_str(t, "path", path);
+	add_str(t, "status", status);
+	add_str(t, "comment", comment);
+	return t;
+}
+
+/* KTAP cases under a cell: kw_worker.<suite>.<case>.<subcase> */
+static void add_ktap(json_object *tests, json_object *cases, const char *cell_id,
+		     const char *build_id, const char *prefix)
+{
+	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
+		json_object *c = json_object_array_get_idx(cases, i);
+		const char *name = str(c, "name"), *status = str(c, "status");
+		char *id, *path;
+
+		if (!name || !status)
+			continue;
+		id = xasprintf("%s.%zu", cell_id, i + 1);
+		path = xasprintf("%s.%s", prefix, name);
+		/* Dots separate levels: none inside a name. */
+		for (char *p = path + strlen(prefix) + 1; *p; p++)
+			if (*p == '.' || *p == ' ')
+				*p = '_';
+		json_object_array_add(tests, test(id, build_id, path,
+						  !strcmp(status, "CRASHED") ? "ERROR" : status,
+						  str(c, "directive")));
+		add_ktap(tests, get(c, "subtests"), id, build_id, path);
+		free(id);
+		free(path);
+	}
+}
+
+int kcidb_write(json_object *matrix, const char *path)
+{
+	json_object *root = json_object_new_object(), *version, *checkouts, *builds,
+		    *tests, *checkout, *targets = get(matrix, "targets");
+	const char *run = str(matrix, "run_id");
+	char *checkout_id = xasprintf(KCIDB_ORIGIN ":%s", run ? run : "run");
+	const char *text;
+	int ret;
+
+	version = json_object_new_object();
+	json_object_object_add(version, "major", json_object_new_int(4));
+	json_object_object_add(version, "minor", json_object_new_int(2));
+	json_object_object_add(root, "version", version);
+
+	checkout = json_object_new_object();
+	add_str(checkout, "id", checkout_id);
+	add_str(checkout, "origin", KCIDB_ORIGIN);
+	add_str(checkout, "tree_name", str(matrix, "source_package"));
+	add_str(checkout, "comment", str(matrix, "source_version"));
+	add_str(checkout, "start_time", str(matrix, "started"));
+	json_object_object_add(checkout, "valid", json_object_new_boolean(1));
+	checkouts = json_object_new_array();
+	json_object_array_add(checkouts, checkout);
+	json_object_object_add(root, "checkouts", checkouts);
+
+	builds = json_object_new_array();
+	tests = json_object_new_array();
+	for (size_t t = 0; targets && t < json_object_array_length(targets); t++) {
+		json_object *tr = json_object_array_get_idx(targets, t);
+		json_object *b = get(tr, "build"), *g = get(tr, "guest");
+		json_object *cells = get(tr, "cells"), *build = json_object_new_object();
+		const char *column = str(tr, "column") ? str(tr, "column") : str(tr, "target");
+		char *build_id = xasprintf("%s:%s", checkout_id, column);
+
+		add_str(build, "id", build_id);
+		add_str(build, "checkout_id", checkout_id);
+		add_str(build, "origin", KCIDB_ORIGIN);
+		add_str(build, "architecture", str(tr, "arch"));
+		add_str(build, "compiler", b ? str(b, "toolchain") : NULL);
+		add_str(build, "config_name", column);
+		if (b && get(b, "seconds"))
+			json_object_object_add(build, "duration",
+					       json_object_get(get(b, "seconds")));
+		json_object_object_add(build, "valid", json_object_new_boolean(
+			b && str(b, "status") && !strcmp(str(b, "status"), "PASS")));
+		json_object_array_add(builds, build);
+
+		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
+			json_object *cell = json_object_array_get_idx(cells, c), *env, *t1;
+			const char *suite = str(cell, "suite"), *status = str(cell, "status");
+			char *id = xasprintf("%s:%s", build_id, suite);
+			char *test_path = xasprintf("kw_worker.%s", suite);
+
+			t1 = test(id, build_id, test_path,
+				  kcidb_status(status ? status : "ERROR"), str(cell, "reason"));
+			env = json_object_new_object();
+			add_str(env, "comment", g ? str(g, "qemu_command") : NULL);
+			json_object_object_add(t1, "environment", env);
+			env = json_object_new_object();
+			add_str(env, "kwmatrix_status", status);
+			add_str(env, "excerpt", str(cell, "excerpt"));
+			json_object_object_add(t1, "misc", env);
+			json_object_array_add(tests, t1);
+			add_ktap(tests, get(cell, "tests"), id, build_id, test_path);
+			free(id);
+			free(test_path);
+		}
+		free(build_id);
+	}
+	json_object_object_add(root, "builds", builds);
+	json_object_object_add(root, "tests", tests);
+
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	ret = write_file_atomic(path, text, strlen(text));
+	json_object_put(root);
+	free(checkout_id);
+	return ret;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "merge.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "junit.h"
+#include "kcidb.h"
+#include "parse.h"
+#include "util.h"
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : "";
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* Shards must be of one series on one kernel source to make one matrix. */
+static int check_same(json_object *first, json_object *m, const char *path)
+{
+	static const char *const keys[] = {
+		"format", "source_package", "source_version", "series_digest",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(str(first, keys[i]), str(m, keys[i]))) {
+			kwm_error("%s: %s is '%s', not '%s' as in the first shard (fix: merge shards of one run of one series)",
+				  path, keys[i], str(m, keys[i]), str(first, keys[i]));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool has_column(json_object *targets, const char *column)
+{
+	for (size_t i = 0; i < json_object_array_length(targets); i++)
+		if (!strcmp(str(json_object_array_get_idx(targets, i), "column"), column))
+			return true;
+	return false;
+}
+
+static bool all_green(json_object *targets)
+{
+	for (size_t t = 0; t < json_object_array_length(targets); t++) {
+		json_object *cells = get(json_object_array_get_idx(targets, t), "cells");
+
+		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
+			int s = cell_status_from_name(str(json_object_array_get_idx(cells, c),
+							  "status"));
+
+			if (s < 0 || !cell_status_ok(s))
+				return false;
+		}
+	}
+	return true;
+}
+
+int merge_results(const char *const *inputs, int nr, const char *out_dir)
+{
+	json_object *merged = NULL, *targets = json_object_new_array(), *suites;
+	bool complete = true;
+	double seconds = 0;
+	char *path = NULL;
+	int ret = 2;
+
+	for (int i = 0; i < nr; i++) {
+		json_object *m = json_object_from_file(inputs[i]), *shard;
+		char *dir, *cmd;
+
+		if (!m || !json_object_is_type(m, json_type_object) ||
+		    strcmp(str(m, "format"), "kwmatrix-1")) {
+			kwm_error("%s: not a kwmatrix matrix.json (fix: pass results/<run>/matrix.json files)",
+				  inputs[i]);
+			json_object_put(m);
+			goto out;
+		}
+		if (merged && check_same(merged, m, inputs[i])) {
+			json_object_put(m);
+			goto out;
+		}
+		shard = get(m, "targets");
+		for (size_t t = 0; shard && t < json_object_array_length(shard); t++) {
+			json_object *tr = json_object_array_get_idx(shard, t);
+
+			if (has_column(targets, str(tr, "column"))) {
+				kwm_error("%s: column %s is in two shards (fix: shard by target, each once)",
+					  inputs[i], str(tr, "column"));
+				json_object_put(m);
+				goto out;
+			}
+			json_object_array_add(targets, json_object_get(tr));
+		}
+		complete &= json_object_get_boolean(get(m, "complete"));
+		if (json_object_get_double(get(m, "seconds")) > seconds)
+			seconds = json_object_get_double(get(m, "seconds"));
+		/* The logs that matrix.json names, relative to its folder. */
+		dir = xstrdup(inputs[i]);
+		*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
+		if (mkdir_p(out_dir)) {
+			kwm_error("cannot create %s: %s (fix: pass a writable -o folder)",
+				  out_dir, strerror(errno));
+			free(dir);
+			json_object_put(m);
+			goto out;
+		}
+		cmd = xasprintf("for d in '%s'/*/; do [ -d \"$d\" ] && cp -r \"$d\" '%s'/; done; true",
+				*dir ? dir : ".", out_dir);
+		run_shell(cmd, NULL);
+		free(cmd);
+		free(dir);
+		if (!merged) {
+			merged = m;
+		} else {
+			/* Suites asked for by any shard. */
+			json_object *more = get(m, "suites");
+
+			suites = get(merged, "suites");
+			for (size_t s = 0; more && s < json_object_array_length(more); s++) {
+				const char *name = json_object_get_string(json_object_array_get_idx(more, s));
+				bool seen = false;
+
+				for (size_t k = 0; k < json_object_array_length(suites); k++)
+					seen |= !strcmp(name, json_object_get_string(json_object_array_get_idx(suites, k)));
+				if (!seen)
+					json_object_array_add(suites, json_object_new_string(name));
+			}
+			json_object_put(m);
+		}
+	}
+	if (!merged) {
+		kwm_error("nothing to merge (fix: kwmatrix merge A/matrix.json B/matrix.json -o DIR)");
+		goto out;
+	}
+	json_object_object_add(merged, "targets", targets);
+	targets = NULL;
+	json_object_object_add(merged, "complete", json_object_new_boolean(complete));
+	json_object_object_add(merged, "seconds", json_object_new_double(seconds));
+	json_object_object_add(merged, "merged_from", json_object_new_int(nr));
+	path = xasprintf("%s/matrix.json", out_dir);
+	{
+		const char *text = json_object_to_json_string_ext(merged,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
+		char *junit = xasprintf("%s/junit.xml", out_dir);
+		char *kcidb = xasprintf("%s/kcidb.json", out_dir);
+		int failed = write_file_atomic(path, text, strlen(text)) ||
+			     junit_write(merged, junit) || kcidb_write(merged, kcidb);
+
+		free(junit);
+		free(kcidb);
+		if (failed) {
+			kwm_error("cannot write the merged results in %s: %s (fix: free some space and rerun)",
+				  out_dir, strerror(errno));
+			goto out;
+		}
+	}
+	kwm_info("merged %d shards, %zu columns, into %s (%s)", nr,
+		 json_object_array_length(get(merged, "targets")), path,
+		 complete ? "complete" : "incomplete");
+	ret = complete && all_green(get(merged, "targets")) ? 0 : 1;
+out:
+	json_object_put(targets);
+	json_object_put(merged);
+	free(path);
+	return ret;
+}
