@@ -51,6 +51,7 @@ checkpatch: deps
 
 check: deps
 	@$(MAKE) --no-print-directory unit-tests $(OUT)/kwmatrix-san
+	tests/check-ci.sh
 	tests/run-matrix-tests.sh $(OUT)/kwmatrix-san
 	@$(MAKE) --no-print-directory checkpatch litmus
 

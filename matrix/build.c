@@ -11,7 +11,7 @@
 #define STAMP_CONFIG	".kwm-configured"
 #define STAMP_BUILT	".kwm-built"
 #define KEY_VERSION	"kwmatrix-build-2"
-/* Bump when the variants or the initramfs layout change. */
+/* Bump when the initramfs layout or the variants' build changes. */
 #define OUTPUTS_VERSION	"kwmatrix-outputs-3"
 
 int build_plan(struct build *b, const struct target *t,
@@ -283,6 +283,19 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 
 	hash_add_str(h, OUTPUTS_VERSION);
 	hash_add_str(h, env->series->digest);
+	/* The variants are made by the driver's own tables: they count too. */
+	for (int i = 0; i < kwm_nr_barrier_tags; i++)
+		hash_add_str(h, kwm_barrier_tags[i]);
+	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
+		const struct detector_mutant *m = &kwm_detector_mutants[i];
+
+		hash_add_str(h, m->name);
+		hash_add_str(h, m->of_seed ? "seed" : "subject");
+		for (int j = 0; j < MUTANT_MAX_EDITS && m->edits[j].find; j++) {
+			hash_add_str(h, m->edits[j].find);
+			hash_add_str(h, m->edits[j].replace);
+		}
+	}
 	hash_add_file(h, init);
 	hash_add_file(h, calibration);
 	hash_final(h, out);

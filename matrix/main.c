@@ -423,7 +423,9 @@ static char *kernel_append(const struct options *o, const struct target_result *
 		free(run);
 		run = next;
 	}
-	append = xasprintf("console=%s panic=-1 kwm.run=%s", tr->target->console, run);
+	append = xasprintf("console=%s panic=-1 kwm.run=%s%s%s", tr->target->console,
+			   run, tr->oracle && tr->oracle->cmdline ? " " : "",
+			   tr->oracle && tr->oracle->cmdline ? tr->oracle->cmdline : "");
 	free(run);
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);

@@ -15,6 +15,8 @@ struct oracle {
 	const char *arch_select;	/* arch/<arch>/Kconfig must select it */
 	const char *report;		/* first line of each of its reports */
 	const char *inactive;		/* console line: built in, not running */
+	const char *cmdline;		/* its boot parameters */
+	bool blame_stack;		/* blame the call trace, not the title */
 	const char *limits;		/* what it cannot see, for its cells */
 };
 

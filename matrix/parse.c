@@ -109,12 +109,17 @@ static void judge_region(struct suite_result *s, const char *log,
 			s->stats = strndup(stats + 7, strchrnul(stats, '\n') - stats - 7);
 	}
 
-	/* The subject's and the tests' races are failures; others, warnings. */
+	/* The subject's and the tests' reports fail the cell. */
 	if (sanitizer_scan(region, &s->report)) {
-		set_status(s, s->report.origin == ORIGIN_KERNEL ? CELL_WARN : CELL_FAIL,
-			   xasprintf("%s (in %s; %d reports)", s->report.title,
-				     report_origin_name(s->report.origin),
-				     s->report.count));
+		char *why = xasprintf("%s (in %s; %d reports)", s->report.title,
+				      report_origin_name(s->report.origin),
+				      s->report.count);
+
+		/* The rest of the kernel's races are shown, not held against the cell. */
+		if (s->report.origin == ORIGIN_KERNEL)
+			s->reason = why;
+		else
+			set_status(s, CELL_FAIL, why);
 		s->excerpt = xstrdup(s->report.excerpt);
 	}
 	sev = console_scan(region, &ev);

@@ -104,8 +104,7 @@ static void classify_detector(struct suite_result *s, const struct suite *suite)
 	const struct ktap_test *check = o ? NULL : find_check(s, suite->must_kill);
 
 	if (o && s->report.oracle == o && s->report.origin == ORIGIN_SUBJECT)
-		set_cell(s, CELL_KILLED, xasprintf("%s, after %s", s->report.title,
-						   s->stats ? s->stats : "the run"));
+		set_cell(s, CELL_KILLED, xstrdup(s->report.title));
 	else if (check && check->status == KTAP_FAIL)
 		set_cell(s, CELL_KILLED, xasprintf("%s: %s", check->name,
 						   check->directive ? check->directive : "violated"));
@@ -228,7 +227,6 @@ void report_judge(struct run *run)
 			char *qemu = read_file(tr->guest.qemu_log, NULL);
 
 			text_clean(qemu);
-
 			for (int i = 0; i < tr->console.nr_suites; i++) {
 				struct suite_result *s = &tr->console.suites[i];
 
@@ -536,7 +534,7 @@ bool report_print_table(const struct run *run, FILE *out)
 		for (int i = 0; i < tr->console.nr_suites; i++) {
 			const struct suite_result *s = &tr->console.suites[i];
 
-			if (s->status != CELL_PASS)
+			if (s->status != CELL_PASS || s->report.count)
 				fprintf(out, "  %s/%s: %s: %s\n", tr->build.name,
 					s->name, cell_status_name(s->status),
 					s->reason ? s->reason : "");

@@ -42,14 +42,30 @@ static bool any_of(const char *text, size_t len, const char *const *names,
 	return false;
 }
 
+static enum report_origin origin_of(const char *text, size_t len)
+{
+	if (any_of(text, len, subject_modules,
+		   sizeof(subject_modules) / sizeof(subject_modules[0])))
+		return ORIGIN_SUBJECT;
+	if (any_of(text, len, test_modules,
+		   sizeof(test_modules) / sizeof(test_modules[0])))
+		return ORIGIN_TEST;
+	return ORIGIN_KERNEL;
+}
+
 /*
- * The report's access stacks run from its first line to the allocation
- * and free stacks (KASAN) or the closing rule of '=' (both).
+ * KCSAN's title names both racing functions, module and all; the stacks
+ * below it may run through anything an interrupt cut into.  KASAN's title
+ * names where the bad access was made, often a helper: its access stack,
+ * down to the allocation and free stacks, says who called it.
  */
-static enum report_origin attribute(const char *start)
+static enum report_origin attribute(const struct oracle *o, const char *start)
 {
 	const char *p = strchrnul(start, '\n'), *end = p;
+	enum report_origin origin = origin_of(start, p - start);
 
+	if (origin != ORIGIN_KERNEL || !o->blame_stack)
+		return origin;
 	for (int n = 0; *p && n < REPORT_MAX_LINES; n++) {
 		const char *line = p + 1, *nl = strchrnul(line, '\n');
 
@@ -60,13 +76,7 @@ static enum report_origin attribute(const char *start)
 		if (!*p)
 			break;
 	}
-	if (any_of(start, end - start, subject_modules,
-		   sizeof(subject_modules) / sizeof(subject_modules[0])))
-		return ORIGIN_SUBJECT;
-	if (any_of(start, end - start, test_modules,
-		   sizeof(test_modules) / sizeof(test_modules[0])))
-		return ORIGIN_TEST;
-	return ORIGIN_KERNEL;
+	return origin_of(start, end - start);
 }
 
 int sanitizer_scan(const char *text, struct sanitizer_report *first)
@@ -79,7 +89,7 @@ int sanitizer_scan(const char *text, struct sanitizer_report *first)
 		const struct oracle *o = report_oracle(p, nl - p);
 
 		if (o) {
-			enum report_origin origin = attribute(p);
+			enum report_origin origin = attribute(o, p);
 			const char *title = memmem(p, nl - p, o->report, strlen(o->report));
 
 			count++;

@@ -17,15 +17,19 @@ const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_ta
  * Mutants that break what a torture check guards, whatever the platform:
  * they show that each detector can fire.  Each must be KILLED.
  */
-/* Makes the worker linger after done_seq and the flusher come late. */
+/*
+ * Makes the worker linger after done_seq and the flusher come late: long
+ * enough that a worker woken by queue_kw_work() under TCG publishes
+ * done_seq before the flusher first looks at it.
+ */
 #define LATE_WAKE_EDITS							\
 	{ "#include <linux/kthread.h>\n",				\
 	  "#include <linux/delay.h>\n#include <linux/kthread.h>\n" },	\
 	{ "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n",	\
 	  "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n"	\
-	  "\t\tudelay(200); /* kwmatrix: still to touch the work */\n" },	\
+	  "\t\tudelay(2000); /* kwmatrix: still to touch the work */\n" },	\
 	{ "\twait_event(work->done,",					\
-	  "\tudelay(100); /* kwmatrix: let the worker finish first */\n"	\
+	  "\tudelay(1000); /* kwmatrix: let the worker finish first */\n"	\
 	  "\twait_event(work->done," }
 
 const struct detector_mutant kwm_detector_mutants[] = {

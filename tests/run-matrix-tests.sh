@@ -11,7 +11,7 @@ KWM=$1
 DURATION=${KWM_TEST_DURATION:-5}
 work=$(mktemp -d /tmp/kwm-matrix-tests.XXXXXX)
 trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
-passed=0 failed=0
+passed=0 failed=0 shards=0
 
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -f "$work/err" ] && sed 's/^/     /' "$work/err"; }
@@ -106,13 +106,24 @@ real_matrix() {
 	else
 		bad "matrix, $name: every cell as expected (see $json)"
 	fi
-	mkdir -p results
+	shards=$((shards + 1))
+	mkdir -p results "$work/shards/$shards"
 	cp -r "$work"/matrix/* results/ 2>/dev/null
+	cp -r "$work"/matrix/* "$work/shards/$shards/" 2>/dev/null
 }
 
 # The plain kernels of every target; the oracles on one (all nightly).
 real_matrix "every target" -k plain
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
+# The nightly's merge job, on these two runs as shards.
+if ci/merge.sh "$work/shards" "$work/merged" >"$work/out" 2>&1 &&
+   [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["targets"]))' \
+	"$work/merged/matrix.json")" -eq 5 ] &&
+   [ -s "$work/merged/junit.xml" ] && [ -s "$work/merged/kcidb.json" ]; then
+	ok "merge: two shards, five columns, every format"
+else
+	bad "merge: two shards, five columns, every format"
+fi
 # Each barrier's row has the memory model's verdict, or why there is none.
 if grep -q "^flush-b0 .*\(herd7 not installed\|(herd7)\)" "$work/matrix.out"; then
 	ok "LKMM column: herd7's verdict, or why not"

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The CI definitions under ci/ parse, and every command they run exists:
+# scripts under ci/ (executable) and make targets of the Makefile.
+cd "$(dirname "$0")/.." || exit 1
+/usr/bin/python3 - ci/*.yml <<'PY'
+import os, re, sys
+try:
+    import yaml
+except ImportError:
+    sys.exit("check-ci: python3-yaml is missing (fix: apt-get install python3-yaml, or make deps)")
+
+targets = set(re.findall(r"^([a-z][a-z-]*):", open("Makefile").read(), re.M))
+bad = 0
+
+def commands(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("run", "script", "before_script", "after_script"):
+                yield from value if isinstance(value, list) else [value]
+            else:
+                yield from commands(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from commands(item)
+
+for path in sys.argv[1:]:
+    try:
+        doc = yaml.safe_load(open(path))
+    except yaml.YAMLError as e:
+        print(f"FAIL {path}: does not parse: {e}")
+        bad += 1
+        continue
+    before = bad
+    for cmd in commands(doc):
+        for word in re.findall(r"(?:^|&& |; )(ci/[\w.-]+|make [\w-]+)", cmd):
+            if word.startswith("ci/") and not os.access(word, os.X_OK):
+                print(f"FAIL {path}: '{word}' is not an executable script")
+                bad += 1
+            elif word.startswith("make ") and word[5:] not in targets:
+                print(f"FAIL {path}: no make target '{word[5:]}'")
+                bad += 1
+    if bad == before:
+        print(f"ok   {path}: parses, its commands exist")
+sys.exit(1 if bad else 0)
+PY
