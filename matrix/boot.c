@@ -105,13 +105,35 @@ static pid_t spawn(struct guest *g)
 	_exit(127);
 }
 
-static bool log_has_ktap(const char *path)
-{
-	char *text = read_file(path, NULL);
-	bool found = text && strstr(text, "KTAP version");
+#define SUITE_MARK	"# kwm-suite: "
 
+/*
+ * Once a second, read the guest's console: note its first KTAP line, and
+ * say so when it starts another suite (one line each, fit for CI logs).
+ */
+static void watch_console(struct guest *g, double now)
+{
+	char *text, *p;
+	int started = 0;
+
+	/* Every poll until the first KTAP line: boot time is a figure. */
+	if (g->first_ktap && now - g->checked < 1.0)
+		return;
+	g->checked = now;
+	text = read_file(g->console_log, NULL);
+	if (!text)
+		return;
+	if (!g->first_ktap && strstr(text, "KTAP version"))
+		g->first_ktap = now - g->started;
+	for (p = text; (p = strstr(p, SUITE_MARK)); p += strlen(SUITE_MARK)) {
+		if (++started <= g->suites_started)
+			continue;
+		kwm_info("%s: suite %d of %d: %.*s (%.0f s)", g->name, started,
+			 g->nr_suites, (int)strcspn(p + strlen(SUITE_MARK), "\r\n"),
+			 p + strlen(SUITE_MARK), now - g->started);
+	}
+	g->suites_started = started;
 	free(text);
-	return found;
 }
 
 static void kill_guest(struct guest *g)
@@ -147,8 +169,7 @@ void guests_run(struct guest *guests, int nr, int slots,
 
 			if (!g->pid)
 				continue;
-			if (!g->first_ktap && log_has_ktap(g->console_log))
-				g->first_ktap = now - g->started;
+			watch_console(g, now);
 			if (waitpid(g->pid, &status, WNOHANG) == g->pid) {
 				g->ended = now - g->started;
 				g->exit_status = WIFEXITED(status) ?

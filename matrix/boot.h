@@ -23,6 +23,10 @@ struct guest {
 	char *qemu_log;		/* QEMU's own messages */
 	double bound;		/* seconds */
 
+	int nr_suites;		/* for progress: "suite 3 of 7" */
+	int suites_started;
+	double checked;		/* when the console was last read */
+
 	pid_t pid;
 	double started, first_ktap, ended;	/* seconds since start */
 	bool ran, timed_out, interrupted;

@@ -609,6 +609,7 @@ static int cmd_run(struct options *o)
 			      tr->build.initramfs, append, console, qemu,
 			      guest_bound(o, tr));
 		guests[nr_guests].name = tr->build.name;
+		guests[nr_guests].nr_suites = tr->suites.n;
 		nr_guests++;
 		free(console);
 		free(qemu);

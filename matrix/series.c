@@ -34,7 +34,7 @@ static bool no_build_effect(const char *file)
  * keeps the kernel build, and anything else starts a new one.
  */
 static int scan_patch(struct patch_file *pf, const char *text,
-		      struct kwm_hash *builtin)
+		      struct kwm_hash *builtin, struct strlist *created)
 {
 	bool in_section = false, section_builtin = false;
 	const char *p = text;
@@ -49,7 +49,11 @@ static int scan_patch(struct patch_file *pf, const char *text,
 			char *file = new ? new : old;
 
 			in_section = true;
-			section_builtin = old != NULL && !no_build_effect(file);
+			/* A file an earlier patch created is new to the tree too. */
+			if (!old && file && !strlist_has(created, file))
+				strlist_add(created, file);
+			section_builtin = old != NULL && !no_build_effect(file) &&
+					  !strlist_has(created, file);
 			if (file && !strlist_has(&pf->files, file))
 				strlist_add(&pf->files, file);
 			if (section_builtin)
@@ -76,6 +80,7 @@ int series_load(const char *dir, struct series *s)
 {
 	char *list_path = xasprintf("%s/series", dir), *list, *line, *save;
 	struct kwm_hash *all, *builtin;
+	struct strlist created = { 0 };
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -118,7 +123,7 @@ int series_load(const char *dir, struct series *s)
 		}
 		hash_add_str(all, pf->name);
 		hash_add(all, text, len);
-		if (!scan_patch(pf, text, builtin)) {
+		if (!scan_patch(pf, text, builtin, &created)) {
 			kwm_error("%s: no diff in it (fix: regenerate it with git format-patch)",
 				  pf->path);
 			free(text);
@@ -138,6 +143,7 @@ int series_load(const char *dir, struct series *s)
 out:
 	hash_final(all, s->digest);
 	hash_final(builtin, s->builtin_digest);
+	strlist_free(&created);
 	free(list);
 	free(list_path);
 	return ret;

@@ -24,6 +24,11 @@ static const char *const new_file_fmt =
 	"Subject: y\n---\ndiff --git a/lib/kw.c b/lib/kw.c\nnew file mode 100644\n"
 	"index 0000000..%s\n--- /dev/null\n+++ b/lib/kw.c\n@@ -0,0 +1 @@\n+%s\n-- \n2.39.5\n";
 
+static const char *const fix_new_file_fmt =
+	"Subject: z\n---\ndiff --git a/lib/kw.c b/lib/kw.c\n"
+	"index 1111111..2222222 100644\n--- a/lib/kw.c\n+++ b/lib/kw.c\n"
+	"@@ -1 +1 @@\n-int b;\n+%s\n";
+
 static void put(const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", dir, name);
@@ -69,6 +74,21 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	assert_int_equal(series_load(dir, &s), 0);
 	assert_string_equal(s.builtin_digest, builtin);
 	assert_string_not_equal(s.digest, digest);
+	series_free(&s);
+
+	/* A later patch fixing the new file: still the same kernel build. */
+	text = xasprintf(fix_new_file_fmt, "int c;");
+	put("0003-f.patch", text);
+	free(text);
+	put("series", "0001-k.patch\n0002-n.patch\n0003-f.patch # fix\n");
+	assert_int_equal(series_load(dir, &s), 0);
+	assert_string_equal(s.builtin_digest, builtin);
+	series_free(&s);
+	text = xasprintf(fix_new_file_fmt, "int d;");
+	put("0003-f.patch", text);
+	free(text);
+	assert_int_equal(series_load(dir, &s), 0);
+	assert_string_equal(s.builtin_digest, builtin);
 	series_free(&s);
 
 	/* Edit Kconfig: a new kernel build. */
