@@ -12,7 +12,7 @@ CC       := gcc
 PKGS     := json-c libcrypto libxml-2.0
 CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2)
+LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2) -lm
 OUT      := build
 KWM_ARGS ?=
 

@@ -22,6 +22,7 @@
 
 #include "boot.h"
 #include "build.h"
+#include "html.h"
 #include "junit.h"
 #include "kcidb.h"
 #include "merge.h"
@@ -490,7 +491,7 @@ static int plan_columns(const struct options *o, struct run *run)
 	return n ? 0 : -1;
 }
 
-/* junit.xml and kcidb.json, from the matrix.json just written. */
+/* junit.xml, kcidb.json and index.html, from the matrix.json just written. */
 static int export_formats(const char *dir)
 {
 	char *path = xasprintf("%s/matrix.json", dir);
@@ -506,6 +507,10 @@ static int export_formats(const char *dir)
 	path = xasprintf("%s/kcidb.json", dir);
 	if (!ret)
 		ret = kcidb_write(matrix, path);
+	free(path);
+	path = xasprintf("%s/index.html", dir);
+	if (!ret)
+		ret = html_write(matrix, path);
 	free(path);
 	json_object_put(matrix);
 	return ret;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "junit.h"
 #include "kcidb.h"
 #include "parse.h"
@@ -157,11 +158,14 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 			JSON_C_TO_STRING_NOSLASHESCAPE);
 		char *junit = xasprintf("%s/junit.xml", out_dir);
 		char *kcidb = xasprintf("%s/kcidb.json", out_dir);
+		char *html = xasprintf("%s/index.html", out_dir);
 		int failed = write_file_atomic(path, text, strlen(text)) ||
-			     junit_write(merged, junit) || kcidb_write(merged, kcidb);
+			     junit_write(merged, junit) || kcidb_write(merged, kcidb) ||
+			     html_write(merged, html);
 
 		free(junit);
 		free(kcidb);
+		free(html);
 		if (failed) {
 			kwm_error("cannot write the merged results in %s: %s (fix: free some space and rerun)",
 				  out_dir, strerror(errno));

@@ -400,6 +400,18 @@ int report_write_json(const struct run *run)
 	for (int i = 0; i < run->nr_suites; i++)
 		json_object_array_add(suites, jstr(run->suites[i]));
 	json_object_object_add(root, "suites", suites);
+	/* Each barrier's verdict from the memory model, for the reports. */
+	suites = json_object_new_array();
+	for (int b = 0; b < kwm_nr_barrier_tags && run->repo; b++) {
+		json_object *o = json_object_new_object();
+		char *lkmm = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
+
+		json_object_object_add(o, "barrier", jstr(kwm_barrier_tags[b]));
+		json_object_object_add(o, "lkmm", jstr(lkmm));
+		json_object_array_add(suites, o);
+		free(lkmm);
+	}
+	json_object_object_add(root, "barriers", suites);
 	targets = json_object_new_array();
 	for (int i = 0; i < run->nr_targets; i++)
 		json_object_array_add(targets, target_json(run, &run->targets[i]));

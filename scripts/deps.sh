@@ -10,7 +10,8 @@ PACKAGES="make gcc patch xz-utils tar perl python3 procps pkg-config ccache bc b
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 	libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-ppc64el-cross
 	qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-data
-	libjson-c-dev libxml2-dev libcmocka-dev git python3-yaml"
+	libjson-c-dev libxml2-dev libcmocka-dev git python3-yaml
+	chromium"
 
 missing=""
 for p in $PACKAGES; do

@@ -93,6 +93,26 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# html_cells_match DIR: Chromium's DOM of DIR/index.html has, for every
+# cell of DIR/matrix.json, a heat-map cell with its status.
+html_cells_match() {
+	chromium --headless=new --no-sandbox --disable-gpu --dump-dom \
+		"file://$1/index.html" >"$work/dom.html" 2>"$work/chromium.log" &&
+	chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1400,1800 --screenshot=results/index.png \
+		"file://$1/index.html" >>"$work/chromium.log" 2>&1 &&
+	python3 - "$1/matrix.json" "$work/dom.html" <<'PY'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+dom = open(sys.argv[2]).read()
+table = dom[dom.index('id="matrix"'):]
+table = table[:table.index("</table>")]
+shown = re.findall(r'<td class="([A-Z]+)"', table)
+want = [c["status"] for t in m["targets"] for c in t["cells"]]
+sys.exit(0 if sorted(shown) == sorted(want) and want else 1)
+PY
+}
+
 # real_matrix NAME ARGS...: a real run, every cell as expected.
 real_matrix() {
 	name=$1
@@ -123,6 +143,16 @@ if ci/merge.sh "$work/shards" "$work/merged" >"$work/out" 2>&1 &&
 	ok "merge: two shards, five columns, every format"
 else
 	bad "merge: two shards, five columns, every format"
+fi
+
+# The HTML report in a real headless Chromium: the page loads, the heat-map
+# has a cell per suite and column with the statuses of matrix.json, and a
+# screenshot is kept in results/.
+if html_cells_match "$work/merged" && [ -s results/index.png ] &&
+   [ "$(head -c 8 results/index.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]; then
+	ok "HTML report: Chromium shows every cell; screenshot in results/index.png"
+else
+	bad "HTML report: Chromium shows every cell; screenshot in results/index.png"
 fi
 # Each barrier's row has the memory model's verdict, or why there is none.
 if grep -q "^flush-b0 .*\(herd7 not installed\|(herd7)\)" "$work/matrix.out"; then

@@ -7,12 +7,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <json-c/json.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "junit.h"
 #include "kcidb.h"
 #include "merge.h"
@@ -128,6 +130,34 @@ static void kcidb_has_no_nulls_and_known_statuses(void **state)
 	free(shard);
 }
 
+static void html_has_a_cell_per_result_and_escapes(void **state)
+{
+	char *shard = write_shard("h", "arm64", "d1");
+	char *out = xasprintf("%s/index.html", dir);
+	json_object *m = json_object_from_file(shard);
+	char *text;
+	htmlDocPtr doc;
+
+	(void)state;
+	assert_int_equal(html_write(m, out), 0);
+	text = read_file(out, NULL);
+	/* The excerpt's "<" and "&" are text, never markup. */
+	assert_non_null(strstr(text, "&amp; &lt;"));
+	assert_null(strstr(text, "<panic>"));
+	doc = htmlReadFile(out, NULL, HTML_PARSE_NONET | HTML_PARSE_NOERROR);
+	assert_non_null(doc);
+	/* Two suites asked for, one column; "torture" only in the details. */
+	assert_int_equal(xpath_count(doc, "//table[@id='matrix']//td"), 2);
+	assert_int_equal(xpath_count(doc, "//td[@class='UNOBSERVABLE']/a[@href='#cell-arm64-mutant-flush-b1']"), 1);
+	assert_int_equal(xpath_count(doc, "//details"), 3);
+	assert_int_equal(xpath_count(doc, "//details[@id='cell-arm64-torture']/pre"), 1);
+	xmlFreeDoc(doc);
+	free(text);
+	json_object_put(m);
+	free(out);
+	free(shard);
+}
+
 static void shards_merge_into_one_matrix(void **state)
 {
 	char *a = write_shard("s1", "arm64", "d1"), *b = write_shard("s2", "riscv64", "d1");
@@ -165,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(junit_is_valid_xml_with_every_cell),
 		cmocka_unit_test(kcidb_has_no_nulls_and_known_statuses),
+		cmocka_unit_test(html_has_a_cell_per_result_and_escapes),
 		cmocka_unit_test(shards_merge_into_one_matrix),
 	};
 
