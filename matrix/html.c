@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matrix_json.h"
 #include "util.h"
 
 /* One colour per status: green for the run-green ones, red for the rest. */
@@ -24,40 +25,19 @@ static const char style[] =
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:30em}"
 	"svg text{font:11px sans-serif}";
 
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static size_t len(json_object *array)
-{
-	return array && json_object_is_type(array, json_type_array) ?
-	       json_object_array_length(array) : 0;
-}
-
 static const char *column_of(json_object *tr)
 {
-	return str(tr, "column") ? str(tr, "column") : str(tr, "target");
+	return mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
 }
 
 static json_object *find_cell(json_object *tr, const char *suite)
 {
-	json_object *cells = get(tr, "cells");
+	json_object *cells = mj_member(tr, "cells");
 
-	for (size_t i = 0; i < len(cells); i++) {
+	for (size_t i = 0; i < mj_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
 
-		if (str(c, "suite") && !strcmp(str(c, "suite"), suite))
+		if (mj_string(c, "suite") && !strcmp(mj_string(c, "suite"), suite))
 			return c;
 	}
 	return NULL;
@@ -95,11 +75,11 @@ static void status_cell(xmlNodePtr row, json_object *cell, const char *column,
 		return;
 	}
 	td = add(row, "td", NULL);
-	set(td, "class", str(cell, "status"));
-	if (str(cell, "reason"))
-		set(td, "title", str(cell, "reason"));
+	set(td, "class", mj_string(cell, "status"));
+	if (mj_string(cell, "reason"))
+		set(td, "title", mj_string(cell, "reason"));
 	id = cell_id(column, suite);
-	a = add(td, "a", str(cell, "status"));
+	a = add(td, "a", mj_string(cell, "status"));
 	{
 		char *href = xasprintf("#%s", id);
 
@@ -112,20 +92,20 @@ static void status_cell(xmlNodePtr row, json_object *cell, const char *column,
 /* Suites down, columns across. */
 static void heat_map(xmlNodePtr body, json_object *m)
 {
-	json_object *targets = get(m, "targets"), *suites = get(m, "suites");
+	json_object *targets = mj_member(m, "targets"), *suites = mj_member(m, "suites");
 	xmlNodePtr table = add(body, "table", NULL), row;
 
 	set(table, "id", "matrix");
 	row = add(table, "tr", NULL);
 	add(row, "th", "suite");
-	for (size_t t = 0; t < len(targets); t++)
+	for (size_t t = 0; t < mj_length(targets); t++)
 		add(row, "th", column_of(json_object_array_get_idx(targets, t)));
-	for (size_t s = 0; s < len(suites); s++) {
+	for (size_t s = 0; s < mj_length(suites); s++) {
 		const char *suite = json_object_get_string(json_object_array_get_idx(suites, s));
 
 		row = add(table, "tr", NULL);
 		add(row, "th", suite);
-		for (size_t t = 0; t < len(targets); t++) {
+		for (size_t t = 0; t < mj_length(targets); t++) {
 			json_object *tr = json_object_array_get_idx(targets, t);
 
 			status_cell(row, find_cell(tr, suite), column_of(tr), suite);
@@ -136,10 +116,10 @@ static void heat_map(xmlNodePtr body, json_object *m)
 /* Barriers down; the memory model's verdict, then each column's mutant. */
 static void barrier_map(xmlNodePtr body, json_object *m)
 {
-	json_object *targets = get(m, "targets"), *barriers = get(m, "barriers");
+	json_object *targets = mj_member(m, "targets"), *barriers = mj_member(m, "barriers");
 	xmlNodePtr table, row;
 
-	if (!len(barriers))
+	if (!mj_length(barriers))
 		return;
 	add(body, "h2", "Mutants by oracle");
 	table = add(body, "table", NULL);
@@ -147,16 +127,16 @@ static void barrier_map(xmlNodePtr body, json_object *m)
 	row = add(table, "tr", NULL);
 	add(row, "th", "without barrier");
 	add(row, "th", "LKMM (litmus/)");
-	for (size_t t = 0; t < len(targets); t++)
+	for (size_t t = 0; t < mj_length(targets); t++)
 		add(row, "th", column_of(json_object_array_get_idx(targets, t)));
-	for (size_t b = 0; b < len(barriers); b++) {
+	for (size_t b = 0; b < mj_length(barriers); b++) {
 		json_object *o = json_object_array_get_idx(barriers, b);
-		char *suite = xasprintf("mutant-%s", str(o, "barrier"));
+		char *suite = xasprintf("mutant-%s", mj_string(o, "barrier"));
 
 		row = add(table, "tr", NULL);
-		add(row, "th", str(o, "barrier"));
-		add(row, "td", str(o, "lkmm"));
-		for (size_t t = 0; t < len(targets); t++) {
+		add(row, "th", mj_string(o, "barrier"));
+		add(row, "td", mj_string(o, "lkmm"));
+		for (size_t t = 0; t < mj_length(targets); t++) {
 			json_object *tr = json_object_array_get_idx(targets, t);
 
 			status_cell(row, find_cell(tr, suite), column_of(tr), suite);
@@ -213,80 +193,92 @@ static void bar_chart(xmlNodePtr body, const char *id, const char *const *labels
 	}
 }
 
+struct bars {
+	char **labels;
+	double *values;
+	int n;
+};
+
+static void bars_add(struct bars *b, char *label, double value)
+{
+	b->labels = xrealloc(b->labels, (b->n + 1) * sizeof(*b->labels));
+	b->values = xrealloc(b->values, (b->n + 1) * sizeof(*b->values));
+	b->labels[b->n] = label;
+	b->values[b->n++] = value;
+}
+
+/* A heading and the chart, if there is anything to plot; then empty @b. */
+static void bars_flush(xmlNodePtr body, struct bars *b, const char *heading,
+		       const char *id, bool log_scale, const char *unit)
+{
+	if (b->n) {
+		add(body, "h2", heading);
+		bar_chart(body, id, (const char *const *)b->labels, b->values,
+			  b->n, log_scale, unit);
+	}
+	for (int i = 0; i < b->n; i++)
+		free(b->labels[i]);
+	free(b->labels);
+	free(b->values);
+	memset(b, 0, sizeof(*b));
+}
+
 static void plots(xmlNodePtr body, json_object *m)
 {
-	json_object *targets = get(m, "targets");
-	const char **labels = NULL;
-	double *values = NULL;
-	int n = 0;
+	json_object *targets = mj_member(m, "targets");
+	struct bars b = { 0 };
 
 	/* Calibration: weak outcomes per million, per shape and column. */
-	for (size_t t = 0; t < len(targets); t++) {
+	for (size_t t = 0; t < mj_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
-		json_object *rates = get(tr, "calibration");
+		json_object *rates = mj_member(tr, "calibration");
 
-		for (size_t i = 0; i < len(rates); i++) {
+		for (size_t i = 0; i < mj_length(rates); i++) {
 			json_object *r = json_object_array_get_idx(rates, i);
 
-			labels = xrealloc(labels, (n + 1) * sizeof(*labels));
-			values = xrealloc(values, (n + 1) * sizeof(*values));
-			labels[n] = xasprintf("%s %s", column_of(tr), str(r, "shape"));
-			values[n++] = json_object_get_double(get(r, "per_million"));
+			bars_add(&b, xasprintf("%s %s", column_of(tr), mj_string(r, "shape")),
+				 json_object_get_double(mj_member(r, "per_million")));
 		}
 	}
-	if (n) {
-		add(body, "h2", "Calibration: weak outcomes per million (log scale)");
-		bar_chart(body, "calibration", labels, values, n, true, "/M");
-	}
-	for (int i = 0; i < n; i++)
-		free((char *)labels[i]);
-	n = 0;
+	bars_flush(body, &b, "Calibration: weak outcomes per million (log scale)",
+		   "calibration", true, "/M");
 	/* Torture throughput of the subject, per column. */
-	for (size_t t = 0; t < len(targets); t++) {
+	for (size_t t = 0; t < mj_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
 		json_object *cell = find_cell(tr, "torture");
-		json_object *stats = cell ? get(cell, "torture") : NULL;
+		json_object *stats = cell ? mj_member(cell, "torture") : NULL;
 
-		if (!stats || !get(stats, "ops_per_sec"))
-			continue;
-		labels = xrealloc(labels, (n + 1) * sizeof(*labels));
-		values = xrealloc(values, (n + 1) * sizeof(*values));
-		labels[n] = xstrdup(column_of(tr));
-		values[n++] = json_object_get_double(get(stats, "ops_per_sec"));
+		if (stats && mj_member(stats, "ops_per_sec"))
+			bars_add(&b, xstrdup(column_of(tr)),
+				 json_object_get_double(mj_member(stats, "ops_per_sec")));
 	}
-	if (n) {
-		add(body, "h2", "Torture: operations per second");
-		bar_chart(body, "throughput", labels, values, n, false, "ops/s");
-	}
-	for (int i = 0; i < n; i++)
-		free((char *)labels[i]);
-	free(labels);
-	free(values);
+	bars_flush(body, &b, "Torture: operations per second", "throughput",
+		   false, "ops/s");
 }
 
 /* Every cell's reason and console excerpt, where the heat-map links. */
 static void details(xmlNodePtr body, json_object *m)
 {
-	json_object *targets = get(m, "targets");
+	json_object *targets = mj_member(m, "targets");
 
 	add(body, "h2", "Cells");
-	for (size_t t = 0; t < len(targets); t++) {
+	for (size_t t = 0; t < mj_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
-		json_object *cells = get(tr, "cells");
+		json_object *cells = mj_member(tr, "cells");
 
-		for (size_t c = 0; c < len(cells); c++) {
+		for (size_t c = 0; c < mj_length(cells); c++) {
 			json_object *cell = json_object_array_get_idx(cells, c);
-			char *id = cell_id(column_of(tr), str(cell, "suite"));
+			char *id = cell_id(column_of(tr), mj_string(cell, "suite"));
 			char *title = xasprintf("%s / %s: %s", column_of(tr),
-						str(cell, "suite"), str(cell, "status"));
+						mj_string(cell, "suite"), mj_string(cell, "status"));
 			xmlNodePtr d = add(body, "details", NULL);
 
 			set(d, "id", id);
 			add(d, "summary", title);
-			if (str(cell, "reason"))
-				add(d, "p", str(cell, "reason"));
-			if (str(cell, "excerpt"))
-				add(d, "pre", str(cell, "excerpt"));
+			if (mj_string(cell, "reason"))
+				add(d, "p", mj_string(cell, "reason"));
+			if (mj_string(cell, "excerpt"))
+				add(d, "pre", mj_string(cell, "excerpt"));
 			free(id);
 			free(title);
 		}
@@ -298,7 +290,7 @@ int html_write(json_object *matrix, const char *path)
 	htmlDocPtr doc = htmlNewDoc(BAD_CAST "http://www.w3.org/TR/html4/strict.dtd",
 				    BAD_CAST "-//W3C//DTD HTML 4.01//EN");
 	xmlNodePtr html = xmlNewNode(NULL, BAD_CAST "html"), head, body, meta;
-	json_object *complete = get(matrix, "complete");
+	json_object *complete = mj_member(matrix, "complete");
 	xmlChar *text = NULL;
 	char *summary;
 	int size = 0, ret;
@@ -307,19 +299,19 @@ int html_write(json_object *matrix, const char *path)
 	head = add(html, "head", NULL);
 	meta = add(head, "meta", NULL);
 	set(meta, "charset", "utf-8");
-	summary = xasprintf("kwmatrix %s", str(matrix, "run_id") ? str(matrix, "run_id") : "");
+	summary = xasprintf("kwmatrix %s", mj_string(matrix, "run_id") ? mj_string(matrix, "run_id") : "");
 	add(head, "title", summary);
 	add(head, "style", style);
 	body = add(html, "body", NULL);
 	add(body, "h1", summary);
 	free(summary);
 	summary = xasprintf("%s %s, series %.16s, %s run in %.0f s",
-			    str(matrix, "source_package") ? str(matrix, "source_package") : "",
-			    str(matrix, "source_version") ? str(matrix, "source_version") : "",
-			    str(matrix, "series_digest") ? str(matrix, "series_digest") : "",
+			    mj_string(matrix, "source_package") ? mj_string(matrix, "source_package") : "",
+			    mj_string(matrix, "source_version") ? mj_string(matrix, "source_version") : "",
+			    mj_string(matrix, "series_digest") ? mj_string(matrix, "series_digest") : "",
 			    complete && json_object_get_boolean(complete) ? "complete" :
 			    "INCOMPLETE",
-			    json_object_get_double(get(matrix, "seconds")));
+			    json_object_get_double(mj_member(matrix, "seconds")));
 	add(body, "p", summary);
 	free(summary);
 	heat_map(body, matrix);

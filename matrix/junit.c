@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "matrix_json.h"
 #include "util.h"
 
 enum junit_outcome { JUNIT_PASS, JUNIT_SKIPPED, JUNIT_FAILURE, JUNIT_ERROR };
@@ -28,21 +29,6 @@ static enum junit_outcome outcome_of(const char *cell_status)
 	default:
 		return JUNIT_FAILURE;
 	}
-}
-
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
 static void attr_int(xmlTextWriterPtr w, const char *name, int value)
@@ -95,16 +81,16 @@ static void ktap_cases(xmlTextWriterPtr w, json_object *cases,
 {
 	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
 		json_object *c = json_object_array_get_idx(cases, i);
-		const char *name = str(c, "name"), *status = str(c, "status");
+		const char *name = mj_string(c, "name"), *status = mj_string(c, "status");
 		char *full;
 
 		if (!name || !status)
 			continue;
 		full = prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
-		testcase(w, classname, full, status, str(c, "directive"), NULL);
+		testcase(w, classname, full, status, mj_string(c, "directive"), NULL);
 		(*n)++;
 		*failures += outcome_of(status) == JUNIT_FAILURE;
-		ktap_cases(w, get(c, "subtests"), classname, full, n, failures);
+		ktap_cases(w, mj_member(c, "subtests"), classname, full, n, failures);
 		free(full);
 	}
 }
@@ -113,17 +99,17 @@ static void count(json_object *cases, int *n, int *failures)
 {
 	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
 		json_object *c = json_object_array_get_idx(cases, i);
-		const char *status = str(c, "status");
+		const char *status = mj_string(c, "status");
 
 		(*n)++;
 		*failures += status && outcome_of(status) == JUNIT_FAILURE;
-		count(get(c, "subtests"), n, failures);
+		count(mj_member(c, "subtests"), n, failures);
 	}
 }
 
 int junit_write(json_object *matrix, const char *path)
 {
-	json_object *targets = get(matrix, "targets");
+	json_object *targets = mj_member(matrix, "targets");
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
 	int ret;
@@ -134,19 +120,19 @@ int junit_write(json_object *matrix, const char *path)
 	xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "kwmatrix");
 	for (size_t t = 0; targets && t < json_object_array_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
-		json_object *cells = get(tr, "cells");
-		const char *column = str(tr, "column") ? str(tr, "column") : str(tr, "target");
+		json_object *cells = mj_member(tr, "cells");
+		const char *column = mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
 		int n = 0, failures = 0, errors = 0, skipped = 0;
 
 		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
 			json_object *cell = json_object_array_get_idx(cells, c);
-			enum junit_outcome o = outcome_of(str(cell, "status"));
+			enum junit_outcome o = outcome_of(mj_string(cell, "status"));
 
 			n++;
 			failures += o == JUNIT_FAILURE;
 			errors += o == JUNIT_ERROR;
 			skipped += o == JUNIT_SKIPPED;
-			count(get(cell, "tests"), &n, &failures);
+			count(mj_member(cell, "tests"), &n, &failures);
 		}
 		xmlTextWriterStartElement(w, BAD_CAST "testsuite");
 		xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST column);
@@ -156,13 +142,13 @@ int junit_write(json_object *matrix, const char *path)
 		attr_int(w, "skipped", skipped);
 		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
 			json_object *cell = json_object_array_get_idx(cells, c);
-			const char *suite = str(cell, "suite");
+			const char *suite = mj_string(cell, "suite");
 			char *classname = xasprintf("%s.%s", column, suite);
 			int unused_n = 0, unused_f = 0;
 
-			testcase(w, classname, suite, str(cell, "status"),
-				 str(cell, "reason"), str(cell, "excerpt"));
-			ktap_cases(w, get(cell, "tests"), classname, NULL,
+			testcase(w, classname, suite, mj_string(cell, "status"),
+				 mj_string(cell, "reason"), mj_string(cell, "excerpt"));
+			ktap_cases(w, mj_member(cell, "tests"), classname, NULL,
 				   &unused_n, &unused_f);
 			free(classname);
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "matrix_json.h"
 #include "util.h"
 
 const char *kcidb_status(const char *cell_status)
@@ -25,21 +26,6 @@ const char *kcidb_status(const char *cell_status)
 	default:		/* FAIL, WARN, CRASHED, SURVIVED, XPASS */
 		return "FAIL";
 	}
-}
-
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
 /* KCIDB forbids nulls: add @key only if @value is set. */
@@ -70,7 +56,7 @@ static void add_ktap(json_object *tests, json_object *cases, const char *cell_id
 {
 	for (size_t i = 0; cases && i < json_object_array_length(cases); i++) {
 		json_object *c = json_object_array_get_idx(cases, i);
-		const char *name = str(c, "name"), *status = str(c, "status");
+		const char *name = mj_string(c, "name"), *status = mj_string(c, "status");
 		char *id, *path;
 
 		if (!name || !status)
@@ -83,8 +69,8 @@ static void add_ktap(json_object *tests, json_object *cases, const char *cell_id
 				*p = '_';
 		json_object_array_add(tests, test(id, build_id, path,
 						  !strcmp(status, "CRASHED") ? "ERROR" : status,
-						  str(c, "directive")));
-		add_ktap(tests, get(c, "subtests"), id, build_id, path);
+						  mj_string(c, "directive")));
+		add_ktap(tests, mj_member(c, "subtests"), id, build_id, path);
 		free(id);
 		free(path);
 	}
@@ -93,10 +79,9 @@ static void add_ktap(json_object *tests, json_object *cases, const char *cell_id
 int kcidb_write(json_object *matrix, const char *path)
 {
 	json_object *root = json_object_new_object(), *version, *checkouts, *builds,
-		    *tests, *checkout, *targets = get(matrix, "targets");
-	const char *run = str(matrix, "run_id");
+		    *tests, *checkout, *targets = mj_member(matrix, "targets");
+	const char *run = mj_string(matrix, "run_id");
 	char *checkout_id = xasprintf(KCIDB_ORIGIN ":%s", run ? run : "run");
-	const char *text;
 	int ret;
 
 	version = json_object_new_object();
@@ -107,9 +92,9 @@ int kcidb_write(json_object *matrix, const char *path)
 	checkout = json_object_new_object();
 	add_str(checkout, "id", checkout_id);
 	add_str(checkout, "origin", KCIDB_ORIGIN);
-	add_str(checkout, "tree_name", str(matrix, "source_package"));
-	add_str(checkout, "comment", str(matrix, "source_version"));
-	add_str(checkout, "start_time", str(matrix, "started"));
+	add_str(checkout, "tree_name", mj_string(matrix, "source_package"));
+	add_str(checkout, "comment", mj_string(matrix, "source_version"));
+	add_str(checkout, "start_time", mj_string(matrix, "started"));
 	json_object_object_add(checkout, "valid", json_object_new_boolean(1));
 	checkouts = json_object_new_array();
 	json_object_array_add(checkouts, checkout);
@@ -119,41 +104,41 @@ int kcidb_write(json_object *matrix, const char *path)
 	tests = json_object_new_array();
 	for (size_t t = 0; targets && t < json_object_array_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
-		json_object *b = get(tr, "build"), *g = get(tr, "guest");
-		json_object *cells = get(tr, "cells"), *build = json_object_new_object();
-		const char *column = str(tr, "column") ? str(tr, "column") : str(tr, "target");
+		json_object *b = mj_member(tr, "build"), *g = mj_member(tr, "guest");
+		json_object *cells = mj_member(tr, "cells"), *build = json_object_new_object();
+		const char *column = mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
 		char *build_id = xasprintf("%s:%s", checkout_id, column);
 
 		add_str(build, "id", build_id);
 		add_str(build, "checkout_id", checkout_id);
 		add_str(build, "origin", KCIDB_ORIGIN);
-		add_str(build, "architecture", str(tr, "arch"));
-		add_str(build, "compiler", b ? str(b, "toolchain") : NULL);
+		add_str(build, "architecture", mj_string(tr, "arch"));
+		add_str(build, "compiler", b ? mj_string(b, "toolchain") : NULL);
 		add_str(build, "config_name", column);
-		if (b && get(b, "seconds"))
+		if (b && mj_member(b, "seconds"))
 			json_object_object_add(build, "duration",
-					       json_object_get(get(b, "seconds")));
+					       json_object_get(mj_member(b, "seconds")));
 		json_object_object_add(build, "valid", json_object_new_boolean(
-			b && str(b, "status") && !strcmp(str(b, "status"), "PASS")));
+			b && mj_string(b, "status") && !strcmp(mj_string(b, "status"), "PASS")));
 		json_object_array_add(builds, build);
 
 		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
 			json_object *cell = json_object_array_get_idx(cells, c), *env, *t1;
-			const char *suite = str(cell, "suite"), *status = str(cell, "status");
+			const char *suite = mj_string(cell, "suite"), *status = mj_string(cell, "status");
 			char *id = xasprintf("%s:%s", build_id, suite);
 			char *test_path = xasprintf("kw_worker.%s", suite);
 
 			t1 = test(id, build_id, test_path,
-				  kcidb_status(status ? status : "ERROR"), str(cell, "reason"));
+				  kcidb_status(status ? status : "ERROR"), mj_string(cell, "reason"));
 			env = json_object_new_object();
-			add_str(env, "comment", g ? str(g, "qemu_command") : NULL);
+			add_str(env, "comment", g ? mj_string(g, "qemu_command") : NULL);
 			json_object_object_add(t1, "environment", env);
 			env = json_object_new_object();
 			add_str(env, "kwmatrix_status", status);
-			add_str(env, "excerpt", str(cell, "excerpt"));
+			add_str(env, "excerpt", mj_string(cell, "excerpt"));
 			json_object_object_add(t1, "misc", env);
 			json_object_array_add(tests, t1);
-			add_ktap(tests, get(cell, "tests"), id, build_id, test_path);
+			add_ktap(tests, mj_member(cell, "tests"), id, build_id, test_path);
 			free(id);
 			free(test_path);
 		}
@@ -162,10 +147,7 @@ int kcidb_write(json_object *matrix, const char *path)
 	json_object_object_add(root, "builds", builds);
 	json_object_object_add(root, "tests", tests);
 
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_SPACED |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	ret = write_file_atomic(path, text, strlen(text));
+	ret = mj_write(root, path);
 	json_object_put(root);
 	free(checkout_id);
 	return ret;

@@ -12,21 +12,15 @@
 #include "junit.h"
 #include "kcidb.h"
 #include "parse.h"
+#include "matrix_json.h"
 #include "util.h"
 
-static const char *str(json_object *o, const char *key)
+/* A string member, "" if missing: shards are compared with strcmp(). */
+static const char *text_of(json_object *o, const char *key)
 {
-	json_object *v;
+	const char *s = mj_string(o, key);
 
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : "";
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
+	return s ? s : "";
 }
 
 /* Shards must be of one series on one kernel source to make one matrix. */
@@ -37,9 +31,9 @@ static int check_same(json_object *first, json_object *m, const char *path)
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strcmp(str(first, keys[i]), str(m, keys[i]))) {
+		if (strcmp(text_of(first, keys[i]), text_of(m, keys[i]))) {
 			kwm_error("%s: %s is '%s', not '%s' as in the first shard (fix: merge shards of one run of one series)",
-				  path, keys[i], str(m, keys[i]), str(first, keys[i]));
+				  path, keys[i], text_of(m, keys[i]), text_of(first, keys[i]));
 			return -1;
 		}
 	}
@@ -49,7 +43,7 @@ static int check_same(json_object *first, json_object *m, const char *path)
 static bool has_column(json_object *targets, const char *column)
 {
 	for (size_t i = 0; i < json_object_array_length(targets); i++)
-		if (!strcmp(str(json_object_array_get_idx(targets, i), "column"), column))
+		if (!strcmp(text_of(json_object_array_get_idx(targets, i), "column"), column))
 			return true;
 	return false;
 }
@@ -57,10 +51,10 @@ static bool has_column(json_object *targets, const char *column)
 static bool all_green(json_object *targets)
 {
 	for (size_t t = 0; t < json_object_array_length(targets); t++) {
-		json_object *cells = get(json_object_array_get_idx(targets, t), "cells");
+		json_object *cells = mj_member(json_object_array_get_idx(targets, t), "cells");
 
 		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
-			int s = cell_status_from_name(str(json_object_array_get_idx(cells, c),
+			int s = cell_status_from_name(text_of(json_object_array_get_idx(cells, c),
 							  "status"));
 
 			if (s < 0 || !cell_status_ok(s))
@@ -83,7 +77,7 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 		char *dir, *cmd;
 
 		if (!m || !json_object_is_type(m, json_type_object) ||
-		    strcmp(str(m, "format"), "kwmatrix-1")) {
+		    strcmp(text_of(m, "format"), "kwmatrix-1")) {
 			kwm_error("%s: not a kwmatrix matrix.json (fix: pass results/<run>/matrix.json files)",
 				  inputs[i]);
 			json_object_put(m);
@@ -93,21 +87,21 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 			json_object_put(m);
 			goto out;
 		}
-		shard = get(m, "targets");
+		shard = mj_member(m, "targets");
 		for (size_t t = 0; shard && t < json_object_array_length(shard); t++) {
 			json_object *tr = json_object_array_get_idx(shard, t);
 
-			if (has_column(targets, str(tr, "column"))) {
+			if (has_column(targets, text_of(tr, "column"))) {
 				kwm_error("%s: column %s is in two shards (fix: shard by target, each once)",
-					  inputs[i], str(tr, "column"));
+					  inputs[i], text_of(tr, "column"));
 				json_object_put(m);
 				goto out;
 			}
 			json_object_array_add(targets, json_object_get(tr));
 		}
-		complete &= json_object_get_boolean(get(m, "complete"));
-		if (json_object_get_double(get(m, "seconds")) > seconds)
-			seconds = json_object_get_double(get(m, "seconds"));
+		complete &= json_object_get_boolean(mj_member(m, "complete"));
+		if (json_object_get_double(mj_member(m, "seconds")) > seconds)
+			seconds = json_object_get_double(mj_member(m, "seconds"));
 		/* The logs that matrix.json names, relative to its folder. */
 		dir = xstrdup(inputs[i]);
 		*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
@@ -127,9 +121,9 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 			merged = m;
 		} else {
 			/* Suites asked for by any shard. */
-			json_object *more = get(m, "suites");
+			json_object *more = mj_member(m, "suites");
 
-			suites = get(merged, "suites");
+			suites = mj_member(merged, "suites");
 			for (size_t s = 0; more && s < json_object_array_length(more); s++) {
 				const char *name = json_object_get_string(json_object_array_get_idx(more, s));
 				bool seen = false;
@@ -153,13 +147,10 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 	json_object_object_add(merged, "merged_from", json_object_new_int(nr));
 	path = xasprintf("%s/matrix.json", out_dir);
 	{
-		const char *text = json_object_to_json_string_ext(merged,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-			JSON_C_TO_STRING_NOSLASHESCAPE);
 		char *junit = xasprintf("%s/junit.xml", out_dir);
 		char *kcidb = xasprintf("%s/kcidb.json", out_dir);
 		char *html = xasprintf("%s/index.html", out_dir);
-		int failed = write_file_atomic(path, text, strlen(text)) ||
+		int failed = mj_write(merged, path) ||
 			     junit_write(merged, junit) || kcidb_write(merged, kcidb) ||
 			     html_write(merged, html);
 
@@ -173,9 +164,9 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 		}
 	}
 	kwm_info("merged %d shards, %zu columns, into %s (%s)", nr,
-		 json_object_array_length(get(merged, "targets")), path,
+		 json_object_array_length(mj_member(merged, "targets")), path,
 		 complete ? "complete" : "incomplete");
-	ret = complete && all_green(get(merged, "targets")) ? 0 : 1;
+	ret = complete && all_green(mj_member(merged, "targets")) ? 0 : 1;
 out:
 	json_object_put(targets);
 	json_object_put(merged);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lkmm.h"
+#include "matrix_json.h"
 #include "suites.h"
 #include "variants.h"
 #include "util.h"
@@ -385,7 +386,6 @@ int report_write_json(const struct run *run)
 {
 	json_object *root = json_object_new_object(), *targets, *suites;
 	char *path = xasprintf("%s/matrix.json", run->dir);
-	const char *text;
 	int ret;
 
 	json_object_object_add(root, "format", jstr("kwmatrix-1"));
@@ -417,10 +417,7 @@ int report_write_json(const struct run *run)
 		json_object_array_add(targets, target_json(run, &run->targets[i]));
 	json_object_object_add(root, "targets", targets);
 
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_SPACED |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	ret = write_file_atomic(path, text, strlen(text));
+	ret = mj_write(root, path);
 	json_object_put(root);
 	free(path);
 	return ret;

@@ -304,43 +304,32 @@ else
 	echo "skip disk full: cannot mount a tmpfs here (needs root)"
 fi
 
-# Ctrl-C during a run: guests killed, partial results marked incomplete.
-"$KWM" run --repo . -r "$work/int" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 120); do
-	grep -q "booting" "$work/err" && break
-	sleep 1
-done
-sleep 3
-kill -INT $pid
-wait $pid
-status=$?
-json=$(ls "$work"/int/*/matrix.json 2>/dev/null | head -1)
-if [ $status -eq 130 ] && grep -q '"complete": false' "$json" &&
-   ! pgrep -f "kwm/initramfs.cpio.*$work/int" >/dev/null; then
-	ok "interrupted run: incomplete results, guests gone"
-else
-	bad "interrupted run: incomplete results, guests gone (exit $status)"
-fi
+# interrupted SIGNAL EXIT NAME: a signal during a torture; the guests are
+# killed, the partial results marked incomplete, and the exit is EXIT.
+interrupted() {
+	rm -rf "$work/int"
+	"$KWM" run --repo . -r "$work/int" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
+	pid=$!
+	for _ in $(seq 1 120); do
+		grep -q "booting" "$work/err" && break
+		sleep 1
+	done
+	sleep 3
+	kill -"$1" $pid
+	wait $pid
+	status=$?
+	json=$(ls "$work"/int/*/matrix.json 2>/dev/null | head -1)
+	if [ $status -eq "$2" ] && grep -q '"complete": false' "$json" &&
+	   ! pgrep -f "kwm/initramfs.cpio.*$work/int" >/dev/null; then
+		ok "$3"
+	else
+		bad "$3 (exit $status)"
+	fi
+}
 
-# SIGTERM, as CI services send at their time limit: the same, exit 143.
-"$KWM" run --repo . -r "$work/term" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
-pid=$!
-for _ in $(seq 1 120); do
-	grep -q "booting" "$work/err" && break
-	sleep 1
-done
-sleep 3
-kill -TERM $pid
-wait $pid
-status=$?
-json=$(ls "$work"/term/*/matrix.json 2>/dev/null | head -1)
-if [ $status -eq 143 ] && grep -q '"complete": false' "$json" &&
-   ! pgrep -f "kwm/initramfs.cpio.*$work/term" >/dev/null; then
-	ok "SIGTERM: incomplete results, guests gone, exit 143"
-else
-	bad "SIGTERM: incomplete results, guests gone, exit 143 (exit $status)"
-fi
+interrupted INT 130 "Ctrl-C: incomplete results, guests gone, exit 130"
+# As CI services send at their time limit.
+interrupted TERM 143 "SIGTERM: incomplete results, guests gone, exit 143"
 
 # Two runs at once on one cache: the second waits, both complete.
 "$KWM" run --repo . -r "$work/two" -t arm64 -k plain -s kunit >"$work/out1" 2>&1 &
