@@ -102,7 +102,13 @@ static void heat_map(xmlNodePtr body, json_object *m)
 		add(row, "th", column_of(json_object_array_get_idx(targets, t)));
 	for (size_t s = 0; s < mj_length(suites); s++) {
 		const char *suite = json_object_get_string(json_object_array_get_idx(suites, s));
+		bool anywhere = false;
 
+		for (size_t t = 0; t < mj_length(targets); t++)
+			anywhere |= find_cell(json_object_array_get_idx(targets, t), suite) != NULL;
+		/* Asked for, but on none of these kernels. */
+		if (!anywhere)
+			continue;
 		row = add(table, "tr", NULL);
 		add(row, "th", suite);
 		for (size_t t = 0; t < mj_length(targets); t++) {

@@ -473,6 +473,13 @@ static bool print_cells(const struct run *run, FILE *out)
 	}
 	fputc('\n', out);
 	for (int i = 0; i < run->nr_suites; i++) {
+		bool anywhere = false;
+
+		for (int t = 0; t < run->nr_targets; t++)
+			anywhere |= find_cell(&run->targets[t], run->suites[i]) != NULL;
+		/* Asked for, but on none of these kernels. */
+		if (!anywhere)
+			continue;
 		fprintf(out, "%-24s", run->suites[i]);
 		for (int t = 0; t < run->nr_targets; t++) {
 			const struct suite_result *s = find_cell(&run->targets[t],
@@ -512,14 +519,14 @@ static void print_barriers(const struct run *run, FILE *out)
 			continue;
 		}
 		if (!any) {
-			fprintf(out, "\n%-24s %-28s", "without barrier", "LKMM (litmus/)");
+			fprintf(out, "\n%-24s %-32s", "without barrier", "LKMM (litmus/)");
 			for (int t = 0; t < run->nr_targets; t++)
 				fprintf(out, " %-16s", run->targets[t].build.name);
 			fputc('\n', out);
 			any = true;
 		}
 		lkmm = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
-		fprintf(out, "%-24s %-28s", kwm_barrier_tags[b], lkmm);
+		fprintf(out, "%-24s %-32s", kwm_barrier_tags[b], lkmm);
 		for (int t = 0; t < run->nr_targets; t++) {
 			const struct suite_result *s = find_cell(&run->targets[t], suite);
 
