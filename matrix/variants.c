@@ -18,18 +18,20 @@ const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_ta
  * they show that each detector can fire.  Each must be KILLED.
  */
 /*
- * Makes the worker linger after done_seq and the flusher come late: long
- * enough that a worker woken by queue_kw_work() under TCG publishes
- * done_seq before the flusher first looks at it.
+ * The worker's last touches of a flushed work, made late: the flusher
+ * first looks at done_seq after sleeping a jiffy or two, by when the
+ * worker has published it and lingers 20 ms before it reads flushing.
+ * The seed's worker holds no lock there and sleeps; the patched one holds
+ * worker->lock and must spin.
  */
-#define LATE_WAKE_EDITS							\
+#define LATE_WAKE_EDITS(linger)						\
 	{ "#include <linux/kthread.h>\n",				\
 	  "#include <linux/delay.h>\n#include <linux/kthread.h>\n" },	\
 	{ "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n",	\
 	  "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n"	\
-	  "\t\tudelay(2000); /* kwmatrix: still to touch the work */\n" },	\
+	  "\t\t" linger "; /* kwmatrix: still to touch the work */\n" },	\
 	{ "\twait_event(work->done,",					\
-	  "\tudelay(1000); /* kwmatrix: let the worker finish first */\n"	\
+	  "\tmsleep(1); /* kwmatrix: let the worker publish first */\n"	\
 	  "\twait_event(work->done," }
 
 const struct detector_mutant kwm_detector_mutants[] = {
@@ -53,8 +55,8 @@ const struct detector_mutant kwm_detector_mutants[] = {
 	{ "plain-done-seq", false, { { "\t\tWRITE_ONCE(work->done_seq, seq);\n",
 	  "\t\twork->done_seq = seq; /* kwmatrix: plain store */\n" } } },
 	/* The worker's last touches of a flushed work, made slow: KASAN. */
-	{ "late-wake", false, { LATE_WAKE_EDITS } },
-	{ "seed-late-wake", true, { LATE_WAKE_EDITS } },
+	{ "late-wake", false, { LATE_WAKE_EDITS("mdelay(20)") } },
+	{ "seed-late-wake", true, { LATE_WAKE_EDITS("msleep(20)") } },
 };
 const int kwm_nr_detector_mutants = sizeof(kwm_detector_mutants) /
 				    sizeof(kwm_detector_mutants[0]);
