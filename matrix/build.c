@@ -307,11 +307,13 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
  * The series' own C files, compiled again with W=1 into assembly (.s), so
  * that the objects the kernel uses keep their flags.  Any warning fails.
  */
-static int check_w1(struct build *b, const struct build_env *env)
+/* make @flag1 @flag2 and, for each of the series' C files, FILE@suffix. */
+static int make_series_files(const struct build *b, const struct build_env *env,
+			     const char *flag1, const char *flag2,
+			     const char *suffix, const char *log)
 {
-	char *log = xasprintf("%s.w1", b->log), *text;
-	char **argv = make_argv(b, env, "W=1", NULL);
-	int n = 0, ret, warnings = 0;
+	char **argv = make_argv(b, env, flag1, flag2);
+	int n = 0, ret;
 
 	while (argv[n])
 		n++;
@@ -322,7 +324,7 @@ static int check_w1(struct build *b, const struct build_env *env)
 		if (len < 3 || strcmp(f + len - 2, ".c"))
 			continue;
 		argv = xrealloc(argv, (n + 2) * sizeof(*argv));
-		argv[n] = xasprintf("%.*s.s", (int)(len - 2), f);
+		argv[n] = xasprintf("%.*s%s", (int)(len - 2), f, suffix);
 		argv[++n] = NULL;
 	}
 	unlink(log);
@@ -330,6 +332,14 @@ static int check_w1(struct build *b, const struct build_env *env)
 	for (int i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+	return ret;
+}
+
+static int check_w1(struct build *b, const struct build_env *env)
+{
+	char *log = xasprintf("%s.w1", b->log), *text;
+	int ret = make_series_files(b, env, "W=1", NULL, ".s", log), warnings = 0;
+
 	text = read_file(log, NULL);
 	for (char *p = text; p && (p = strstr(p, "warning:")); p++)
 		warnings++;
@@ -345,6 +355,34 @@ static int check_w1(struct build *b, const struct build_env *env)
 	return ret;
 }
 
+char *build_sparse_log(const struct build *b)
+{
+	return xasprintf("%s/kwm/sparse.log", b->dir);
+}
+
+/*
+ * sparse (make C=2) over the series' C files of the plain kernel, kept in
+ * the build folder for the "sparse" cell; a missing sparse is said there.
+ */
+static void check_sparse(struct build *b, const struct build_env *env)
+{
+	char *log = build_sparse_log(b), *tmp = xasprintf("%s.tmp", log);
+	char *kwm = xasprintf("%s/kwm", b->dir);
+
+	if (b->oracle || path_exists(log))
+		goto out;
+	mkdir_p(kwm);
+	if (!in_path(SPARSE))
+		write_file_atomic(tmp, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1);
+	else
+		make_series_files(b, env, "C=2", "CHECK=" SPARSE, ".o", tmp);
+	rename(tmp, log);
+out:
+	free(kwm);
+	free(tmp);
+	free(log);
+}
+
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags)
 {
@@ -358,6 +396,7 @@ int build_run(struct build *b, const struct build_env *env,
 	if (recorded && !strcmp(recorded, digest) && path_exists(b->image) &&
 	    path_exists(b->initramfs)) {
 		b->up_to_date = true;
+		check_sparse(b, env);
 		ret = 0;
 		goto out;
 	}
@@ -365,12 +404,19 @@ int build_run(struct build *b, const struct build_env *env,
 		goto out;
 	/* Until make succeeds, this folder's outputs are not to be used. */
 	unlink(stamp);
+	{
+		char *sparse = build_sparse_log(b);
+
+		unlink(sparse);
+		free(sparse);
+	}
 	if (run_make(b, env, NULL, NULL)) {
 		fail(b, "make");
 		goto out;
 	}
 	if (check_w1(b, env))
 		goto out;
+	check_sparse(b, env);
 	if (variants_build(b, env))
 		goto out;
 	if (build_initramfs(b, env))

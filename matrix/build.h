@@ -49,4 +49,10 @@ int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags);
 void build_free(struct build *b);
 
+#define SPARSE		"sparse"
+#define SPARSE_MISSING	"kwmatrix: sparse is not installed (fix: apt-get install sparse)"
+
+/* Where the plain kernel's sparse output is kept (free it). */
+char *build_sparse_log(const struct build *b);
+
 #endif

@@ -420,7 +420,9 @@ static char *kernel_append(const struct options *o, const struct target_result *
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		next = xasprintf("%s%s%s:%s", run, i ? ";" : "", s->name, s->modules);
+		if (s->static_check)
+			continue;
+		next = xasprintf("%s%s%s:%s", run, *run ? ";" : "", s->name, s->modules);
 		free(run);
 		run = next;
 	}
@@ -604,8 +606,12 @@ static int cmd_run(struct options *o)
 	for (int i = 0; i < run.nr_targets; i++) {
 		struct target_result *tr = &run.targets[i];
 		char *console, *qemu, *append;
+		int in_guest = 0;
 
-		if (!tr->build_ok)
+		for (int j = 0; j < tr->suites.n; j++)
+			in_guest += !suite_find(tr->suites.v[j])->static_check;
+		/* Nothing to boot for: only build-time checks were asked for. */
+		if (!tr->build_ok || !in_guest)
 			continue;
 		console = xasprintf("%s/%s/console.log", run.dir, tr->build.name);
 		qemu = xasprintf("%s/%s/qemu.log", run.dir, tr->build.name);
@@ -614,7 +620,7 @@ static int cmd_run(struct options *o)
 			      tr->build.initramfs, append, console, qemu,
 			      guest_bound(o, tr));
 		guests[nr_guests].name = tr->build.name;
-		guests[nr_guests].nr_suites = tr->suites.n;
+		guests[nr_guests].nr_suites = in_guest;
 		nr_guests++;
 		free(console);
 		free(qemu);
@@ -626,7 +632,7 @@ static int cmd_run(struct options *o)
 		guests_run(guests, nr_guests, slots, &stop_requested);
 	/* The targets take over the guests. */
 	for (int i = 0, g = 0; i < run.nr_targets; i++)
-		if (run.targets[i].build_ok)
+		if (g < nr_guests && guests[g].name == run.targets[i].build.name)
 			run.targets[i].guest = guests[g++];
 		else
 			run.targets[i].guest.target = run.targets[i].target;

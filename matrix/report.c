@@ -157,6 +157,55 @@ static void classify_mutant(struct target_result *tr, struct suite_result *s,
 				   suite->shape));
 }
 
+/* A check made at build time: sparse's output, kept in the build folder. */
+static void judge_static(const struct target_result *tr, struct suite_result *s)
+{
+	char *log = build_sparse_log(&tr->build), *text = read_file(log, NULL);
+	char *excerpt = xstrdup("");
+	int findings = 0;
+
+	if (!text) {
+		set_cell(s, CELL_ERROR, xasprintf("no sparse output in %s", log));
+	} else if (strstr(text, SPARSE_MISSING)) {
+		set_cell(s, CELL_ERROR, xstrdup(SPARSE_MISSING));
+	} else {
+		for (char *line = text, *nl; *line; line = nl + !!*nl) {
+			nl = strchrnul(line, '\n');
+			if (!memmem(line, nl - line, " warning: ", 10) &&
+			    !memmem(line, nl - line, " error: ", 8))
+				continue;
+			if (findings++ < 20) {
+				char *next = xasprintf("%s%.*s\n", excerpt, (int)(nl - line), line);
+
+				free(excerpt);
+				excerpt = next;
+			}
+		}
+		set_cell(s, findings ? CELL_FAIL : CELL_PASS,
+			 findings ? xasprintf("sparse: %d warnings and errors (see %s)", findings, log) :
+			 NULL);
+	}
+	free(s->excerpt);
+	s->excerpt = findings ? excerpt : NULL;
+	if (!findings)
+		free(excerpt);
+	/* Not a KTAP suite: no counts. */
+	memset(&s->counts, 0, sizeof(s->counts));
+	free(text);
+	free(log);
+}
+
+/* The build-time cells of a column that built, whatever its guest did. */
+static void judge_static_cells(const struct target_result *tr)
+{
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		const struct suite *suite = suite_find(tr->suites.v[i]);
+
+		if (suite && suite->static_check)
+			judge_static(tr, &tr->console.suites[i]);
+	}
+}
+
 static void classify(struct target_result *tr, struct suite_result *s,
 		     const struct suite *suite)
 {
@@ -199,6 +248,7 @@ void report_judge(struct run *run)
 			fail_all(tr, run, CELL_ERROR,
 				 run->complete ? "guest did not start" :
 				 "run interrupted before this guest", NULL);
+			judge_static_cells(tr);
 			continue;
 		}
 		outcome.timed_out = tr->guest.timed_out;
@@ -211,7 +261,7 @@ void report_judge(struct run *run)
 		for (int i = 0; i < tr->console.nr_suites; i++) {
 			const struct suite *suite = suite_find(tr->suites.v[i]);
 
-			if (suite)
+			if (suite && !suite->static_check)
 				classify(tr, &tr->console.suites[i], suite);
 		}
 		if (log && tr->oracle && tr->oracle->inactive &&
@@ -242,6 +292,7 @@ void report_judge(struct run *run)
 			free(qemu);
 		}
 		free(log);
+		judge_static_cells(tr);
 	}
 }
 

@@ -12,6 +12,14 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 	{
+		/* sparse over the series' C files, as built for the target. */
+		.name = "sparse",
+		.modules = "",
+		.static_check = "sparse",
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
 		/* What each platform can show: read before the mutants. */
 		.name = "calibrate",
 		.modules = "kw_calibrate",

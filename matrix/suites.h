@@ -21,6 +21,7 @@ struct suite {
 	const char *must_kill;		/* a detector: the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
 	const char *params;		/* more of the guest's command line */
+	const char *static_check;	/* run at build time, not in the guest */
 	bool by_default;
 };
 

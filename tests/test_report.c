@@ -317,6 +317,51 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 	free_run(&run, &tr);
 }
 
+static void sparse_cell_from_the_build(void **state)
+{
+	static const char *const with_sparse[] = { "sparse", "kunit" };
+	char *kwm = xasprintf("%s/kwm", dir), *log = xasprintf("%s/sparse.log", kwm);
+	const char *warning = "  CHECK   lib/kw_worker.c\n"
+			      "lib/kw_worker.c:40:9: warning: context imbalance in 'kw_worker_fn'\n";
+	struct target_result tr;
+	struct run run;
+
+	(void)state;
+	assert_int_equal(mkdir_p(kwm), 0);
+	fill_run(&run, &tr);
+	free(tr.build.dir);
+	tr.build.dir = xstrdup(dir);
+	use_suites(&run, &tr, with_sparse, 2);
+	assert_int_equal(write_file_atomic(log, warning, strlen(warning)), 0);
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_FAIL);
+	assert_non_null(strstr(tr.console.suites[0].excerpt, "context imbalance"));
+	assert_int_equal(tr.console.suites[1].status, CELL_PASS);
+	free_run(&run, &tr);
+
+	fill_run(&run, &tr);
+	free(tr.build.dir);
+	tr.build.dir = xstrdup(dir);
+	use_suites(&run, &tr, with_sparse, 2);
+	assert_int_equal(write_file_atomic(log, "  CHECK   lib/kw_worker.c\n", 26), 0);
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_PASS);
+	free_run(&run, &tr);
+
+	fill_run(&run, &tr);
+	free(tr.build.dir);
+	tr.build.dir = xstrdup(dir);
+	use_suites(&run, &tr, with_sparse, 2);
+	assert_int_equal(write_file_atomic(log, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1), 0);
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
+	assert_non_null(strstr(tr.console.suites[0].reason, "apt-get install sparse"));
+	free_run(&run, &tr);
+	rm_rf(kwm);
+	free(log);
+	free(kwm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +372,7 @@ int main(void)
 		cmocka_unit_test(mutants_are_classified_by_calibration),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
+		cmocka_unit_test(sparse_cell_from_the_build),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
