@@ -27,6 +27,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define CMDLINE_MAX	4096
@@ -45,6 +46,12 @@ static void say(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
+	/*
+	 * The console's UART sends a write() later; the kernel's own messages
+	 * go out at once.  Wait for ours to be sent, so that no kernel line
+	 * lands inside a marker.
+	 */
+	tcdrain(STDOUT_FILENO);
 }
 
 static void read_cmdline(void)
