@@ -372,10 +372,18 @@ static void check_sparse(struct build *b, const struct build_env *env)
 	if (b->oracle || path_exists(log))
 		goto out;
 	mkdir_p(kwm);
-	if (!in_path(SPARSE))
+	if (!in_path(SPARSE)) {
 		write_file_atomic(tmp, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1);
-	else
-		make_series_files(b, env, "C=2", "CHECK=" SPARSE, ".o", tmp);
+	} else {
+		int status = make_series_files(b, env, "C=2", "CHECK=" SPARSE, ".o", tmp);
+		FILE *f = fopen(tmp, "a");
+
+		/* Whether sparse got through at all: see judge_static(). */
+		if (f) {
+			fprintf(f, SPARSE_STATUS "%d\n", status);
+			fclose(f);
+		}
+	}
 	rename(tmp, log);
 out:
 	free(kwm);

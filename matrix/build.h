@@ -51,6 +51,7 @@ void build_free(struct build *b);
 
 #define SPARSE		"sparse"
 #define SPARSE_MISSING	"kwmatrix: sparse is not installed (fix: apt-get install sparse)"
+#define SPARSE_STATUS	"kwmatrix: make C=2 exited with "
 
 /* Where the plain kernel's sparse output is kept (free it). */
 char *build_sparse_log(const struct build *b);

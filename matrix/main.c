@@ -558,6 +558,7 @@ static int cmd_run(struct options *o)
 	run.series_digest = series.digest;
 	run.repo = o->repo;
 	run.tree = src.tree;
+	run.series_files = &series.files;
 	run.suites = (const char *const *)o->suites.v;
 	run.nr_suites = o->suites.n;
 

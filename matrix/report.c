@@ -157,11 +157,31 @@ static void classify_mutant(struct target_result *tr, struct suite_result *s,
 				   suite->shape));
 }
 
-/* A check made at build time: sparse's output, kept in the build folder. */
-static void judge_static(const struct target_result *tr, struct suite_result *s)
+/* A finding of sparse in one of the series' own files ("<tree>/lib/kw_worker.c:12:3: warning: ..."). */
+static bool series_finding(const struct strlist *files, const char *line, size_t len)
+{
+	if (!memmem(line, len, ": warning: ", 11) && !memmem(line, len, ": error: ", 9))
+		return false;
+	for (int i = 0; i < files->n; i++) {
+		char *at = xasprintf("/%s:", files->v[i]);
+		bool hit = memmem(line, len, at, strlen(at)) != NULL;
+
+		free(at);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A check made at build time: sparse's output, kept in the build folder.
+ * Only the series' files count; make C=2 also checks what they depend on.
+ */
+static void judge_static(const struct run *run, const struct target_result *tr,
+			 struct suite_result *s)
 {
 	char *log = build_sparse_log(&tr->build), *text = read_file(log, NULL);
-	char *excerpt = xstrdup("");
+	char *excerpt = xstrdup(""), *status;
 	int findings = 0;
 
 	if (!text) {
@@ -171,8 +191,7 @@ static void judge_static(const struct target_result *tr, struct suite_result *s)
 	} else {
 		for (char *line = text, *nl; *line; line = nl + !!*nl) {
 			nl = strchrnul(line, '\n');
-			if (!memmem(line, nl - line, " warning: ", 10) &&
-			    !memmem(line, nl - line, " error: ", 8))
+			if (!series_finding(run->series_files, line, nl - line))
 				continue;
 			if (findings++ < 20) {
 				char *next = xasprintf("%s%.*s\n", excerpt, (int)(nl - line), line);
@@ -181,9 +200,17 @@ static void judge_static(const struct target_result *tr, struct suite_result *s)
 				excerpt = next;
 			}
 		}
-		set_cell(s, findings ? CELL_FAIL : CELL_PASS,
-			 findings ? xasprintf("sparse: %d warnings and errors (see %s)", findings, log) :
-			 NULL);
+		status = strstr(text, SPARSE_STATUS);
+		if (findings)
+			set_cell(s, CELL_FAIL, xasprintf("sparse: %d warnings and errors in the series (see %s)",
+							  findings, log));
+		else if (!status || atoi(status + strlen(SPARSE_STATUS)))
+			/* Say why in the cell: e.g. riscv's -march is too new for sparse 0.6.4. */
+			set_cell(s, CELL_UNOBSERVABLE,
+				 xasprintf("sparse could not check the series here, for a reason outside it (see %s)",
+					   log));
+		else
+			set_cell(s, CELL_PASS, NULL);
 	}
 	free(s->excerpt);
 	s->excerpt = findings ? excerpt : NULL;
@@ -196,13 +223,13 @@ static void judge_static(const struct target_result *tr, struct suite_result *s)
 }
 
 /* The build-time cells of a column that built, whatever its guest did. */
-static void judge_static_cells(const struct target_result *tr)
+static void judge_static_cells(const struct run *run, const struct target_result *tr)
 {
 	for (int i = 0; i < tr->console.nr_suites; i++) {
 		const struct suite *suite = suite_find(tr->suites.v[i]);
 
 		if (suite && suite->static_check)
-			judge_static(tr, &tr->console.suites[i]);
+			judge_static(run, tr, &tr->console.suites[i]);
 	}
 }
 
@@ -248,7 +275,7 @@ void report_judge(struct run *run)
 			fail_all(tr, run, CELL_ERROR,
 				 run->complete ? "guest did not start" :
 				 "run interrupted before this guest", NULL);
-			judge_static_cells(tr);
+			judge_static_cells(run, tr);
 			continue;
 		}
 		outcome.timed_out = tr->guest.timed_out;
@@ -292,7 +319,7 @@ void report_judge(struct run *run)
 			free(qemu);
 		}
 		free(log);
-		judge_static_cells(tr);
+		judge_static_cells(run, tr);
 	}
 }
 

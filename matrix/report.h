@@ -29,6 +29,7 @@ struct run {
 	char *dir;			/* results/<id> */
 	const char *repo;		/* for litmus/ */
 	const char *tree;		/* the patched kernel tree */
+	const struct strlist *series_files;	/* what the series touches */
 	const char *source_package, *source_version;
 	const char *series_digest;
 	const char *const *suites;

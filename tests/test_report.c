@@ -317,48 +317,63 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 	free_run(&run, &tr);
 }
 
-static void sparse_cell_from_the_build(void **state)
+/* A column whose sparse log in the build folder says @text. */
+static void judge_sparse_log(struct run *run, struct target_result *tr,
+			     const struct strlist *files, const char *text)
 {
 	static const char *const with_sparse[] = { "sparse", "kunit" };
-	char *kwm = xasprintf("%s/kwm", dir), *log = xasprintf("%s/sparse.log", kwm);
-	const char *warning = "  CHECK   lib/kw_worker.c\n"
-			      "lib/kw_worker.c:40:9: warning: context imbalance in 'kw_worker_fn'\n";
+	char *log = xasprintf("%s/kwm/sparse.log", dir);
+
+	fill_run(run, tr);
+	free(tr->build.dir);
+	tr->build.dir = xstrdup(dir);
+	run->series_files = files;
+	use_suites(run, tr, with_sparse, 2);
+	assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
+	report_judge(run);
+	free(log);
+}
+
+static void sparse_cell_from_the_build(void **state)
+{
+	char *kwm = xasprintf("%s/kwm", dir);
+	struct strlist files = { 0 };
 	struct target_result tr;
 	struct run run;
 
 	(void)state;
 	assert_int_equal(mkdir_p(kwm), 0);
-	fill_run(&run, &tr);
-	free(tr.build.dir);
-	tr.build.dir = xstrdup(dir);
-	use_suites(&run, &tr, with_sparse, 2);
-	assert_int_equal(write_file_atomic(log, warning, strlen(warning)), 0);
-	report_judge(&run);
+	strlist_add(&files, "lib/kw_worker.c");
+	judge_sparse_log(&run, &tr, &files,
+			 "  CHECK   /t/arch/arm64/kernel/vdso/vgettimeofday.c\n"
+			 "/t/arch/arm64/kernel/vdso/vgettimeofday.c:9:5: warning: not ours\n"
+			 "/t/lib/kw_worker.c:40:9: warning: context imbalance in 'kw_worker_fn'\n"
+			 SPARSE_STATUS "0\n");
 	assert_int_equal(tr.console.suites[0].status, CELL_FAIL);
+	assert_non_null(strstr(tr.console.suites[0].reason, "1 warnings"));
 	assert_non_null(strstr(tr.console.suites[0].excerpt, "context imbalance"));
 	assert_int_equal(tr.console.suites[1].status, CELL_PASS);
 	free_run(&run, &tr);
 
-	fill_run(&run, &tr);
-	free(tr.build.dir);
-	tr.build.dir = xstrdup(dir);
-	use_suites(&run, &tr, with_sparse, 2);
-	assert_int_equal(write_file_atomic(log, "  CHECK   lib/kw_worker.c\n", 26), 0);
-	report_judge(&run);
+	/* Others' warnings are not the series'. */
+	judge_sparse_log(&run, &tr, &files,
+			 "/t/arch/arm64/kernel/vdso/vgettimeofday.c:9:5: warning: not ours\n"
+			 SPARSE_STATUS "0\n");
 	assert_int_equal(tr.console.suites[0].status, CELL_PASS);
 	free_run(&run, &tr);
 
-	fill_run(&run, &tr);
-	free(tr.build.dir);
-	tr.build.dir = xstrdup(dir);
-	use_suites(&run, &tr, with_sparse, 2);
-	assert_int_equal(write_file_atomic(log, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1), 0);
-	report_judge(&run);
+	/* sparse could not run for this architecture: said, not passed. */
+	judge_sparse_log(&run, &tr, &files,
+			 "invalid argument to '-march': '_zicsr_zifencei'\n" SPARSE_STATUS "2\n");
+	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
+	free_run(&run, &tr);
+
+	judge_sparse_log(&run, &tr, &files, SPARSE_MISSING "\n");
 	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
 	assert_non_null(strstr(tr.console.suites[0].reason, "apt-get install sparse"));
 	free_run(&run, &tr);
+	strlist_free(&files);
 	rm_rf(kwm);
-	free(log);
 	free(kwm);
 }
 
