@@ -402,7 +402,7 @@ int build_run(struct build *b, const struct build_env *env,
 
 	inputs_digest(env, digest);
 	if (recorded && !strcmp(recorded, digest) && path_exists(b->image) &&
-	    path_exists(b->initramfs)) {
+	    (!b->target->qemu || path_exists(b->initramfs))) {
 		b->up_to_date = true;
 		check_sparse(b, env);
 		ret = 0;
@@ -427,7 +427,8 @@ int build_run(struct build *b, const struct build_env *env,
 	check_sparse(b, env);
 	if (variants_build(b, env))
 		goto out;
-	if (build_initramfs(b, env))
+	/* Nothing boots a build-only target. */
+	if (b->target->qemu && build_initramfs(b, env))
 		goto out;
 	if (write_file_atomic(stamp, digest, strlen(digest))) {
 		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);

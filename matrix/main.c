@@ -62,7 +62,8 @@ static void usage(FILE *out)
 		"       kwmatrix merge A.json B.json... -o DIR\n"
 		"                                 combine shards' matrix.json into one\n"
 		"options:\n"
-		"  -t, --targets LIST   comma-separated targets (default: all)\n"
+		"  -t, --targets LIST   comma-separated targets, or all (default: the boot\n"
+		"                       targets; the build-only ones are for the nightly)\n"
 		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
 		"  -k, --kernels LIST   plain and oracle kernels per target (default: all)\n"
 		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
@@ -245,9 +246,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (!o->series_dir)
 		o->series_dir = xasprintf("%s/patch", o->repo);
-	if (!o->targets.n)
+	if (!o->targets.n || strlist_has(&o->targets, "all")) {
+		bool all = o->targets.n > 0;
+
+		strlist_free(&o->targets);
 		for (int i = 0; i < kwm_nr_targets; i++)
-			strlist_add(&o->targets, kwm_targets[i].name);
+			if (all || kwm_targets[i].by_default)
+				strlist_add(&o->targets, kwm_targets[i].name);
+	}
 	if (!o->suites.n)
 		for (int i = 0; i < kwm_nr_suites; i++)
 			if (kwm_suites[i].by_default)
@@ -318,7 +324,7 @@ static int check_tools(const struct options *o)
 				  t->name, t->cross_compile, t->cross_package);
 			return -1;
 		}
-		if (!in_path(t->qemu)) {
+		if (t->qemu && !in_path(t->qemu)) {
 			kwm_error("%s: %s not found (fix: apt-get install %s)",
 				  t->name, t->qemu, t->qemu_package);
 			return -1;
@@ -412,6 +418,14 @@ static const char *params_of(const struct suite *s)
 	return s->params;
 }
 
+/* -d, or more where the column's oracle needs it. */
+static int torture_seconds(const struct options *o, const struct target_result *tr)
+{
+	if (tr->oracle && tr->oracle->min_seconds > o->duration)
+		return tr->oracle->min_seconds;
+	return o->duration;
+}
+
 static char *kernel_append(const struct options *o, const struct target_result *tr)
 {
 	char *run = xstrdup("");
@@ -436,7 +450,7 @@ static char *kernel_append(const struct options *o, const struct target_result *
 		if (s->duration_module &&
 		    first_to_ask(tr, i, duration_module_of, s->duration_module)) {
 			next = xasprintf("%s %s.duration=%d", append,
-					 s->duration_module, o->duration);
+					 s->duration_module, torture_seconds(o, tr));
 			free(append);
 			append = next;
 		}
@@ -458,7 +472,7 @@ static int guest_bound(const struct options *o, const struct target_result *tr)
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		bound += s->seconds + (s->duration_module ? o->duration : 0);
+		bound += s->seconds + (s->duration_module ? torture_seconds(o, tr) : 0);
 	}
 	return bound;
 }
@@ -479,10 +493,14 @@ static int plan_columns(const struct options *o, struct run *run)
 
 			tr->target = target_find(o->targets.v[t]);
 			tr->oracle = oracle_find(o->kernels.v[k], &found);
-			for (int i = 0; i < o->suites.n; i++)
-				if (list_has(suite_find(o->suites.v[i])->kernels,
-					     o->kernels.v[k]))
+			for (int i = 0; i < o->suites.n; i++) {
+				const struct suite *s = suite_find(o->suites.v[i]);
+
+				/* A build-only target has only build-time cells. */
+				if (list_has(s->kernels, o->kernels.v[k]) &&
+				    (tr->target->qemu || s->static_check))
 					strlist_add(&tr->suites, o->suites.v[i]);
+			}
 			if (tr->suites.n)
 				n++;
 		}
@@ -685,8 +703,10 @@ static void cmd_list(void)
 {
 	printf("targets:\n");
 	for (int i = 0; i < kwm_nr_targets; i++)
-		printf("  %-10s %s %s\n", kwm_targets[i].name, kwm_targets[i].qemu,
-		       kwm_targets[i].qemu_args);
+		printf("  %-10s %s %s%s\n", kwm_targets[i].name,
+		       kwm_targets[i].qemu ? kwm_targets[i].qemu : "build only",
+		       kwm_targets[i].qemu_args ? kwm_targets[i].qemu_args : "",
+		       kwm_targets[i].by_default ? "" : " (not by default)");
 	printf("kernels:\n  %-10s the target's fragments, judged by the tests alone\n",
 	       "plain");
 	for (int i = 0; i < kwm_nr_oracles; i++)

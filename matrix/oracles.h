@@ -17,6 +17,7 @@ struct oracle {
 	const char *inactive;		/* console line: built in, not running */
 	const char *cmdline;		/* its boot parameters */
 	bool blame_stack;		/* blame the call trace, not the title */
+	int min_seconds;		/* torture time it needs, whatever -d says */
 	const char *limits;		/* what it cannot see, for its cells */
 };
 

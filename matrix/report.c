@@ -222,14 +222,28 @@ static void judge_static(const struct run *run, const struct target_result *tr,
 	free(log);
 }
 
+/* Whether the build errors name one of the series' files. */
+static bool mentions_series(const struct run *run, const char *excerpt)
+{
+	for (int i = 0; excerpt && run->series_files && i < run->series_files->n; i++)
+		if (strstr(excerpt, run->series_files->v[i]))
+			return true;
+	return false;
+}
+
 /* The build-time cells of a column that built, whatever its guest did. */
 static void judge_static_cells(const struct run *run, const struct target_result *tr)
 {
 	for (int i = 0; i < tr->console.nr_suites; i++) {
 		const struct suite *suite = suite_find(tr->suites.v[i]);
 
-		if (suite && suite->static_check)
+		if (!suite || !suite->static_check)
+			continue;
+		if (!strcmp(suite->static_check, SPARSE))
 			judge_static(run, tr, &tr->console.suites[i]);
+		else
+			/* The build itself, with W=1 on the series' files. */
+			set_cell(&tr->console.suites[i], CELL_PASS, NULL);
 	}
 }
 
@@ -263,6 +277,16 @@ void report_judge(struct run *run)
 
 		if (tr->unavailable) {
 			fail_all(tr, run, CELL_UNOBSERVABLE, tr->unavailable, NULL);
+			continue;
+		}
+		if (!tr->build_ok && !tr->target->qemu &&
+		    !mentions_series(run, tr->build.excerpt)) {
+			char *why = xasprintf("%s cannot be built here for a reason outside the series: %s",
+					      tr->target->name,
+					      tr->build.error ? tr->build.error : "not built");
+
+			fail_all(tr, run, CELL_UNOBSERVABLE, why, tr->build.excerpt);
+			free(why);
 			continue;
 		}
 		if (!tr->build_ok) {

@@ -12,6 +12,14 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 	{
+		/* The kernel and the series' modules, W=1 on the series' files. */
+		.name = "build",
+		.modules = "",
+		.static_check = "build",
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
 		/* sparse over the series' C files, as built for the target. */
 		.name = "sparse",
 		.modules = "",

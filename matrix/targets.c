@@ -20,6 +20,7 @@ const struct target kwm_targets[] = {
 		.qemu_args = "-M virt -cpu cortex-a72 -m 512",
 		.console = "ttyAMA0",
 		.boot_seconds = 60,
+		.by_default = true,
 	},
 	{
 		.name = "riscv64",
@@ -34,6 +35,7 @@ const struct target kwm_targets[] = {
 		.firmware = "/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
 		.firmware_package = "qemu-system-data",
 		.boot_seconds = 60,
+		.by_default = true,
 	},
 	{
 		.name = "ppc64le",
@@ -48,7 +50,30 @@ const struct target kwm_targets[] = {
 		.firmware = "/usr/share/qemu/slof.bin",
 		.firmware_package = "qemu-system-data",
 		.boot_seconds = 90,
+		.by_default = true,
 	},
+#define BUILD_ONLY(target, arch, prefix, package)			\
+	{								\
+		.name = target,						\
+		.kernel_arch = arch,					\
+		.cross_compile = prefix,				\
+		.cross_package = package,				\
+		.image = "vmlinux",					\
+	}
+	/*
+	 * Build only: the series and its modules must compile, with W=1
+	 * and sparse, for every architecture a maintainer may send it to.
+	 */
+	BUILD_ONLY("armhf", "arm", "arm-linux-gnueabihf-", "gcc-arm-linux-gnueabihf"),
+	BUILD_ONLY("s390x", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu"),
+	BUILD_ONLY("powerpc", "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu"),
+	BUILD_ONLY("mips64el", "mips", "mips64el-linux-gnuabi64-", "gcc-mips64el-linux-gnuabi64"),
+	BUILD_ONLY("sparc64", "sparc", "sparc64-linux-gnu-", "gcc-sparc64-linux-gnu"),
+	BUILD_ONLY("alpha", "alpha", "alpha-linux-gnu-", "gcc-alpha-linux-gnu"),
+	BUILD_ONLY("hppa", "parisc", "hppa-linux-gnu-", "gcc-hppa-linux-gnu"),
+	BUILD_ONLY("m68k", "m68k", "m68k-linux-gnu-", "gcc-m68k-linux-gnu"),
+	BUILD_ONLY("sh4", "sh", "sh4-linux-gnu-", "gcc-sh4-linux-gnu"),
+#undef BUILD_ONLY
 };
 
 const int kwm_nr_targets = sizeof(kwm_targets) / sizeof(kwm_targets[0]);

