@@ -12,6 +12,12 @@ PACKAGES="make gcc patch xz-utils tar perl python3 procps pkg-config ccache bc b
 	qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-data
 	libjson-c-dev libxml2-dev libcmocka-dev git python3-yaml
 	chromium sparse"
+# The nightly also builds for every other architecture (build only).
+if [ "${1:-}" = nightly ]; then
+	PACKAGES="$PACKAGES gcc-arm-linux-gnueabihf gcc-s390x-linux-gnu
+	gcc-powerpc-linux-gnu gcc-mips64el-linux-gnuabi64 gcc-sparc64-linux-gnu
+	gcc-alpha-linux-gnu gcc-hppa-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu"
+fi
 
 missing=""
 for p in $PACKAGES; do
