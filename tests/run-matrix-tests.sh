@@ -72,6 +72,41 @@ expect_refused "missing QEMU" "apt-get install qemu-system-arm" -t arm64
 unset KWM_PATH
 
 expect_refused "unwritable results folder" "cannot write results" -t arm64 -r /proc/kwm-results
+
+# A missing firmware file: QEMU's data folder hidden under an empty tmpfs,
+# in a mount namespace of its own (needs root; skipped, and said, if not).
+if unshare -m true 2>/dev/null; then
+	rm -rf "$work/results"
+	unshare -m sh -c 'mount -t tmpfs tmpfs /usr/share/qemu && exec "$@"' sh \
+		"$KWM" run --repo . -r "$work/results" -t riscv64 -k plain -s kunit \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	if [ $status -eq 2 ] && grep -q "firmware .*opensbi.* not found (fix: apt-get install qemu-system-data)" "$work/err" &&
+	   [ ! -e "$work/results" ]; then
+		ok "missing firmware"
+	else
+		echo "     exit $status" >>"$work/err"
+		bad "missing firmware"
+	fi
+else
+	echo "skip missing firmware: no mount namespace here (needs root)"
+fi
+
+# A fragment asking for a symbol that does not survive merging (riscv64
+# has no KCSAN in 6.1): the build fails naming it, and leaves no build.
+cp -r arch-configs initramfs calibrate patch "$work/repo/" 2>/dev/null
+cp arch-configs/riscv64.config "$work/repo/arch-configs/riscv64.config"
+printf 'CONFIG_KCSAN=y\n' >>"$work/repo/arch-configs/riscv64.config"
+"$KWM" run --repo "$work/repo" -r "$work/dropped" -t riscv64 -k plain -s kunit >"$work/out" 2>"$work/err"
+status=$?
+json=$(ls "$work"/dropped/*/matrix.json 2>/dev/null | head -1)
+dir=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["targets"][0]["build"]["dir"])' "$json" 2>/dev/null)
+if [ $status -eq 1 ] && grep -q "did not survive merging" "$json" && grep -q "CONFIG_KCSAN: asked y" "$json" &&
+   [ -n "$dir" ] && [ ! -e "$dir" ]; then
+	ok "fragment symbol dropped by merging: named, no build left"
+else
+	bad "fragment symbol dropped by merging: named, no build left (exit $status)"
+fi
 rm -f "$work/err"
 
 # Every cell green: PASS, KILLED, XFAIL, or UNOBSERVABLE (mutants, and
