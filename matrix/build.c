@@ -105,8 +105,9 @@ static char *error_excerpt(const char *log)
 
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && kept < 20;
 	     line = strtok_r(NULL, "\n", &save)) {
+		/* Compiler, make and modpost ("ERROR: modpost: ... undefined!"). */
 		if (!strstr(line, "error") && !strstr(line, "Error") &&
-		    !strstr(line, "undefined reference"))
+		    !strstr(line, "ERROR") && !strstr(line, "undefined reference"))
 			continue;
 		char *next = xasprintf("%s%s\n", out, line);
 

@@ -222,12 +222,21 @@ static void judge_static(const struct run *run, const struct target_result *tr,
 	free(log);
 }
 
-/* Whether the build errors name one of the series' files. */
+/*
+ * Whether the build errors name one of the series' files, or what is made
+ * from one: "lib/kw_worker_torture.ko" for lib/kw_worker_torture.c.
+ */
 static bool mentions_series(const struct run *run, const char *excerpt)
 {
-	for (int i = 0; excerpt && run->series_files && i < run->series_files->n; i++)
-		if (strstr(excerpt, run->series_files->v[i]))
+	for (int i = 0; excerpt && run->series_files && i < run->series_files->n; i++) {
+		const char *file = run->series_files->v[i], *dot = strrchr(file, '.');
+		char *stem = strndup(file, dot ? (size_t)(dot - file) : strlen(file));
+		bool hit = strstr(excerpt, stem) != NULL;
+
+		free(stem);
+		if (hit)
 			return true;
+	}
 	return false;
 }
 

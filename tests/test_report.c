@@ -377,6 +377,39 @@ static void sparse_cell_from_the_build(void **state)
 	free(kwm);
 }
 
+/* A build-only target's failure: the series' fault, or outside it. */
+static void build_only_failure_is_blamed_by_its_errors(void **state)
+{
+	static const char *const build_cells[] = { "build", "sparse" };
+	struct strlist files = { 0 };
+	struct target_result tr;
+	struct run run;
+
+	(void)state;
+	strlist_add(&files, "lib/kw_worker_torture.c");
+	fill_run(&run, &tr);
+	tr.target = target_find("armhf");
+	tr.build_ok = false;
+	run.series_files = &files;
+	use_suites(&run, &tr, build_cells, 2);
+	tr.build.excerpt = xstrdup("ERROR: modpost: \"__aeabi_uldivmod\" [lib/kw_worker_torture.ko] undefined!\n");
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
+	free_run(&run, &tr);
+
+	fill_run(&run, &tr);
+	tr.target = target_find("armhf");
+	tr.build_ok = false;
+	run.series_files = &files;
+	use_suites(&run, &tr, build_cells, 2);
+	tr.build.excerpt = xstrdup("arch/arm/kernel/entry.S:1: Error: unknown pseudo-op\n");
+	report_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(tr.console.suites[0].reason, "outside the series"));
+	free_run(&run, &tr);
+	strlist_free(&files);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +421,7 @@ int main(void)
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
 		cmocka_unit_test(sparse_cell_from_the_build),
+		cmocka_unit_test(build_only_failure_is_blamed_by_its_errors),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
