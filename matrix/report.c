@@ -288,7 +288,7 @@ void report_judge(struct run *run)
 			fail_all(tr, run, CELL_UNOBSERVABLE, tr->unavailable, NULL);
 			continue;
 		}
-		if (!tr->build_ok && !tr->target->qemu &&
+		if (!tr->build_ok && tr->build.error && !tr->target->qemu &&
 		    !mentions_series(run, tr->build.excerpt)) {
 			char *why = xasprintf("%s cannot be built here for a reason outside the series: %s",
 					      tr->target->name,
@@ -300,7 +300,9 @@ void report_judge(struct run *run)
 		}
 		if (!tr->build_ok) {
 			fail_all(tr, run, CELL_ERROR,
-				 tr->build.error ? tr->build.error : "not built",
+				 tr->build.error ? tr->build.error :
+				 run->complete ? "not built" :
+				 "run interrupted before this build",
 				 tr->build.excerpt);
 			continue;
 		}

@@ -402,6 +402,7 @@ static void build_only_failure_is_blamed_by_its_errors(void **state)
 	tr.build_ok = false;
 	run.series_files = &files;
 	use_suites(&run, &tr, build_cells, 2);
+	tr.build.error = xstrdup("armhf build: make failed");
 	tr.build.excerpt = xstrdup("arch/arm/kernel/entry.S:1: Error: unknown pseudo-op\n");
 	report_judge(&run);
 	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
