@@ -377,34 +377,36 @@ static void sparse_cell_from_the_build(void **state)
 	free(kwm);
 }
 
+/* armhf (build only) failed to build with @excerpt. */
+static void judge_build_only(struct run *run, struct target_result *tr,
+			     const struct strlist *files, const char *excerpt)
+{
+	static const char *const build_cells[] = { "build", "sparse" };
+
+	fill_run(run, tr);
+	tr->target = target_find("armhf");
+	tr->build_ok = false;
+	tr->build.error = xstrdup("armhf build: make failed");
+	tr->build.excerpt = xstrdup(excerpt);
+	run->series_files = files;
+	use_suites(run, tr, build_cells, 2);
+	report_judge(run);
+}
+
 /* A build-only target's failure: the series' fault, or outside it. */
 static void build_only_failure_is_blamed_by_its_errors(void **state)
 {
-	static const char *const build_cells[] = { "build", "sparse" };
 	struct strlist files = { 0 };
 	struct target_result tr;
 	struct run run;
 
 	(void)state;
 	strlist_add(&files, "lib/kw_worker_torture.c");
-	fill_run(&run, &tr);
-	tr.target = target_find("armhf");
-	tr.build_ok = false;
-	run.series_files = &files;
-	use_suites(&run, &tr, build_cells, 2);
-	tr.build.excerpt = xstrdup("ERROR: modpost: \"__aeabi_uldivmod\" [lib/kw_worker_torture.ko] undefined!\n");
-	report_judge(&run);
+	judge_build_only(&run, &tr, &files,
+			 "ERROR: modpost: \"__aeabi_uldivmod\" [lib/kw_worker_torture.ko] undefined!\n");
 	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
 	free_run(&run, &tr);
-
-	fill_run(&run, &tr);
-	tr.target = target_find("armhf");
-	tr.build_ok = false;
-	run.series_files = &files;
-	use_suites(&run, &tr, build_cells, 2);
-	tr.build.error = xstrdup("armhf build: make failed");
-	tr.build.excerpt = xstrdup("arch/arm/kernel/entry.S:1: Error: unknown pseudo-op\n");
-	report_judge(&run);
+	judge_build_only(&run, &tr, &files, "arch/arm/kernel/entry.S:1: Error: unknown pseudo-op\n");
 	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(tr.console.suites[0].reason, "outside the series"));
 	free_run(&run, &tr);
