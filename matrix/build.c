@@ -342,8 +342,11 @@ static int check_w1(struct build *b, const struct build_env *env)
 	int ret = make_series_files(b, env, "W=1", NULL, ".s", log), warnings = 0;
 
 	text = read_file(log, NULL);
-	for (char *p = text; p && (p = strstr(p, "warning:")); p++)
-		warnings++;
+	/* W=1 also rebuilds what the kernel prepares first: not ours. */
+	for (char *line = text, *nl; line && *line; line = nl + !!*nl) {
+		nl = strchrnul(line, '\n');
+		warnings += series_diagnostic(&env->series->files, line, nl - line);
+	}
 	if (ret || warnings) {
 		b->error = xasprintf("%s: the series' files do not build cleanly with W=1: %d warnings (see %s)",
 				     b->name, warnings, log);

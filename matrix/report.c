@@ -157,22 +157,6 @@ static void classify_mutant(struct target_result *tr, struct suite_result *s,
 				   suite->shape));
 }
 
-/* A finding of sparse in one of the series' own files ("<tree>/lib/kw_worker.c:12:3: warning: ..."). */
-static bool series_finding(const struct strlist *files, const char *line, size_t len)
-{
-	if (!memmem(line, len, ": warning: ", 11) && !memmem(line, len, ": error: ", 9))
-		return false;
-	for (int i = 0; i < files->n; i++) {
-		char *at = xasprintf("/%s:", files->v[i]);
-		bool hit = memmem(line, len, at, strlen(at)) != NULL;
-
-		free(at);
-		if (hit)
-			return true;
-	}
-	return false;
-}
-
 /*
  * A check made at build time: sparse's output, kept in the build folder.
  * Only the series' files count; make C=2 also checks what they depend on.
@@ -191,7 +175,7 @@ static void judge_static(const struct run *run, const struct target_result *tr,
 	} else {
 		for (char *line = text, *nl; *line; line = nl + !!*nl) {
 			nl = strchrnul(line, '\n');
-			if (!series_finding(run->series_files, line, nl - line))
+			if (!series_diagnostic(run->series_files, line, nl - line))
 				continue;
 			if (findings++ < 20) {
 				char *next = xasprintf("%s%.*s\n", excerpt, (int)(nl - line), line);

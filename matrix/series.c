@@ -161,3 +161,18 @@ void series_free(struct series *s)
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
 }
+
+bool series_diagnostic(const struct strlist *files, const char *line, size_t len)
+{
+	if (!memmem(line, len, ": warning: ", 11) && !memmem(line, len, ": error: ", 9))
+		return false;
+	for (int i = 0; files && i < files->n; i++) {
+		char *at = xasprintf("/%s:", files->v[i]);
+		bool hit = memmem(line, len, at, strlen(at)) != NULL;
+
+		free(at);
+		if (hit)
+			return true;
+	}
+	return false;
+}

@@ -28,4 +28,10 @@ struct series {
 int series_load(const char *dir, struct series *s);
 void series_free(struct series *s);
 
+/*
+ * Whether the compiler or sparse line at @line (@len bytes) is a warning
+ * or an error in one of @files ("<tree>/lib/kw_worker.c:12:3: warning:").
+ */
+bool series_diagnostic(const struct strlist *files, const char *line, size_t len);
+
 #endif
