@@ -611,7 +611,11 @@ static void print_barriers(const struct run *run, FILE *out)
 		char *suite = xasprintf("mutant-%s", kwm_barrier_tags[b]);
 		char *lkmm;
 
-		if (!run_has_suite(run, suite)) {
+		bool anywhere = false;
+
+		for (int t = 0; t < run->nr_targets; t++)
+			anywhere |= find_cell(&run->targets[t], suite) != NULL;
+		if (!run_has_suite(run, suite) || !anywhere) {
 			free(suite);
 			continue;
 		}
