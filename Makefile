@@ -12,7 +12,7 @@ CC       := gcc
 PKGS     := json-c libcrypto libxml-2.0
 CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2) -lm
+LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2) -lm -pthread
 OUT      := build
 KWM_ARGS ?=
 
@@ -50,7 +50,7 @@ checkpatch: deps
 	@patch/checkpatch.sh
 
 check: deps
-	@$(MAKE) --no-print-directory unit-tests $(OUT)/kwmatrix-san
+	@$(MAKE) --no-print-directory unit-tests $(OUT)/kwmatrix $(OUT)/kwmatrix-san
 	tests/check-ci.sh
 	tests/run-matrix-tests.sh $(OUT)/kwmatrix-san
 	@$(MAKE) --no-print-directory checkpatch litmus

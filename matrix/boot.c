@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "util.h"
 
 #define POLL_NS		(100 * 1000 * 1000)
@@ -48,6 +50,38 @@ static char *shell_quote_join(char *const *argv)
 	return out;
 }
 
+/*
+ * KVM where the host runs the target's own architecture and can open
+ * /dev/kvm (KWMATRIX_KVM_DEVICE names another node, for the tests);
+ * else multi-threaded TCG, with the reason kept for the cell.
+ */
+static void choose_accel(struct guest *g, const struct target *t)
+{
+	const char *dev = getenv("KWMATRIX_KVM_DEVICE");
+	struct utsname host;
+	int fd;
+
+	if (!dev || !*dev)
+		dev = "/dev/kvm";
+	g->accel = "tcg";
+	if (!t->kvm_host) {
+		g->accel_note = xstrdup("TCG: no KVM for this target on any host here");
+		return;
+	}
+	if (uname(&host) || strcmp(host.machine, t->kvm_host)) {
+		g->accel_note = xasprintf("TCG: the host is not %s", t->kvm_host);
+		return;
+	}
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		g->accel_note = xasprintf("TCG: %s: %s", dev, strerror(errno));
+		return;
+	}
+	close(fd);
+	g->accel = "kvm";
+	g->accel_note = xasprintf("KVM: %s", dev);
+}
+
 void guest_prepare(struct guest *g, const struct target *t,
 		   const char *kernel, const char *initrd, const char *append,
 		   const char *console_log, const char *qemu_log, double bound)
@@ -62,11 +96,18 @@ void guest_prepare(struct guest *g, const struct target *t,
 	g->qemu_log = xstrdup(qemu_log);
 	g->bound = bound;
 	add_arg(&g->argv, &n, t->qemu);
+	choose_accel(g, t);
 	/* One host thread per vCPU, so that the vCPUs really race. */
-	add_split(&g->argv, &n, "-accel tcg,thread=multi -smp");
+	add_split(&g->argv, &n, strcmp(g->accel, "kvm") ?
+		  "-accel tcg,thread=multi -smp" : "-accel kvm -cpu host -smp");
 	add_arg(&g->argv, &n, smp);
 	add_split(&g->argv, &n, "-nodefaults -nographic -no-reboot");
 	add_split(&g->argv, &n, t->qemu_args);
+	/* The machine without its payload, for other runners (lava.c). */
+	g->machine = shell_quote_join(g->argv + 1);
+	g->kernel = xstrdup(kernel);
+	g->initrd = xstrdup(initrd);
+	g->append = xstrdup(append);
 	add_arg(&g->argv, &n, "-kernel");
 	add_arg(&g->argv, &n, kernel);
 	add_arg(&g->argv, &n, "-initrd");
@@ -109,7 +150,7 @@ static pid_t spawn(struct guest *g)
 
 /*
  * Once a second, read the guest's console: note its first KTAP line, and
- * say so when it starts another suite (one line each, fit for CI logs).
+ * tell the progress display when it starts another suite.
  */
 static void watch_console(struct guest *g, double now)
 {
@@ -120,6 +161,8 @@ static void watch_console(struct guest *g, double now)
 	if (g->first_ktap && now - g->checked < 1.0)
 		return;
 	g->checked = now;
+	if (g->collect)
+		g->collect(g);
 	text = read_file(g->console_log, NULL);
 	if (!text)
 		return;
@@ -128,9 +171,9 @@ static void watch_console(struct guest *g, double now)
 	for (p = text; (p = strstr(p, SUITE_MARK)); p += strlen(SUITE_MARK)) {
 		if (++started <= g->suites_started)
 			continue;
-		kwm_info("%s: suite %d of %d: %.*s (%.0f s)", g->name, started,
-			 g->nr_suites, (int)strcspn(p + strlen(SUITE_MARK), "\r\n"),
-			 p + strlen(SUITE_MARK), now - g->started);
+		progress_set(g->column, "suite %d of %d: %.*s (%.0f s)", started,
+			     g->nr_suites, (int)strcspn(p + strlen(SUITE_MARK), "\r\n"),
+			     p + strlen(SUITE_MARK), now - g->started);
 	}
 	g->suites_started = started;
 	free(text);
@@ -156,8 +199,9 @@ void guests_run(struct guest *guests, int nr, int slots,
 			struct guest *g = &guests[next++];
 
 			unlink(g->console_log);
-			kwm_info("%s: booting (bound %.0f s)", g->name,
-				 g->bound);
+			progress_set(g->column, "booting with %s%s (bound %.0f s)",
+				     g->accel, g->collect ? " through LAVA" : "",
+				     g->bound);
 			g->started = now;
 			g->pid = spawn(g);
 			g->ran = g->pid > 0;
@@ -176,10 +220,12 @@ void guests_run(struct guest *guests, int nr, int slots,
 						 WEXITSTATUS(status) : -1;
 				g->pid = 0;
 				running--;
-				kwm_info("%s: guest finished after %.1f s%s",
-					 g->name, g->ended,
-					 g->timed_out ? " (killed at its time bound)" :
-					 g->interrupted ? " (interrupted)" : "");
+				if (g->collect)
+					g->collect(g);
+				progress_set(g->column, "guest finished after %.1f s%s",
+					     g->ended,
+					     g->timed_out ? " (killed at its time bound)" :
+					     g->interrupted ? " (interrupted)" : "");
 				continue;
 			}
 			if (*stop && !g->interrupted) {
@@ -202,6 +248,12 @@ void guest_free(struct guest *g)
 		free(g->argv[i]);
 	free(g->argv);
 	free(g->command);
+	free(g->machine);
+	free(g->kernel);
+	free(g->initrd);
+	free(g->append);
+	free(g->accel_note);
+	free(g->runner_note);
 	free(g->console_log);
 	free(g->qemu_log);
 	memset(g, 0, sizeof(*g));

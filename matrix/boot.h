@@ -17,8 +17,16 @@
 struct guest {
 	const struct target *target;
 	const char *name;	/* the column: "arm64+kcsan" */
+	int column;		/* its index, for progress.c */
 	char **argv;
 	char *command;		/* argv as one shell line, to reproduce it */
+	char *machine;		/* QEMU's options but the payload and console */
+	char *kernel, *initrd, *append;
+	/* Turns what the runner wrote to qemu_log into console_log, or NULL. */
+	void (*collect)(struct guest *g);
+	char *runner_note;	/* the runner's own verdict, for the cell */
+	const char *accel;	/* "kvm" or "tcg" */
+	char *accel_note;	/* why, for the cell: "TCG: /dev/kvm: No such file" */
 	char *console_log;
 	char *qemu_log;		/* QEMU's own messages */
 	double bound;		/* seconds */

@@ -30,8 +30,8 @@ int build_plan(struct build *b, const struct target *t,
 	memset(b, 0, sizeof(*b));
 	b->target = t;
 	b->oracle = oracle;
-	b->name = oracle ? xasprintf("%s+%s", t->name, oracle->name) :
-			   xstrdup(t->name);
+	b->name = xasprintf("%s%s%s%s", t->name, env->src->tag, oracle ? "+" : "",
+			    oracle ? oracle->name : "");
 	b->toolchain = cmd_output_line(cmd);
 	free(cmd);
 	ret = fragments_load(frags, paths, oracle ? 3 : 2);

@@ -291,6 +291,30 @@ static void details(xmlNodePtr body, json_object *m)
 	}
 }
 
+/* "linux-source-6.1 6.1.158-1 (series 0123abcd...)", one per source. */
+static char *sources_line(json_object *matrix)
+{
+	json_object *targets = mj_member(matrix, "targets");
+	char *line = xstrdup("");
+
+	for (size_t i = 0; targets && i < json_object_array_length(targets); i++) {
+		json_object *t = json_object_array_get_idx(targets, i);
+		const char *package = mj_string(t, "source_package");
+		char *next, *seen = xasprintf("%s ", package ? package : "");
+		bool again = strstr(line, seen) != NULL;
+
+		free(seen);
+		if (!package || again)
+			continue;
+		next = xasprintf("%s%s%s %s (series %.16s)", line, *line ? ", " : "",
+				 package, mj_string(t, "source_version") ? mj_string(t, "source_version") : "",
+				 mj_string(t, "series_digest") ? mj_string(t, "series_digest") : "");
+		free(line);
+		line = next;
+	}
+	return line;
+}
+
 int html_write(json_object *matrix, const char *path)
 {
 	htmlDocPtr doc = htmlNewDoc(BAD_CAST "http://www.w3.org/TR/html4/strict.dtd",
@@ -298,7 +322,7 @@ int html_write(json_object *matrix, const char *path)
 	xmlNodePtr html = xmlNewNode(NULL, BAD_CAST "html"), head, body, meta;
 	json_object *complete = mj_member(matrix, "complete");
 	xmlChar *text = NULL;
-	char *summary;
+	char *summary, *sources;
 	int size = 0, ret;
 
 	xmlDocSetRootElement(doc, html);
@@ -311,13 +335,12 @@ int html_write(json_object *matrix, const char *path)
 	body = add(html, "body", NULL);
 	add(body, "h1", summary);
 	free(summary);
-	summary = xasprintf("%s %s, series %.16s, %s run in %.0f s",
-			    mj_string(matrix, "source_package") ? mj_string(matrix, "source_package") : "",
-			    mj_string(matrix, "source_version") ? mj_string(matrix, "source_version") : "",
-			    mj_string(matrix, "series_digest") ? mj_string(matrix, "series_digest") : "",
+	sources = sources_line(matrix);
+	summary = xasprintf("%s; %s run in %.0f s", sources,
 			    complete && json_object_get_boolean(complete) ? "complete" :
 			    "INCOMPLETE",
 			    json_object_get_double(mj_member(matrix, "seconds")));
+	free(sources);
 	add(body, "p", summary);
 	free(summary);
 	heat_map(body, matrix);

@@ -76,12 +76,37 @@ static void add_ktap(json_object *tests, json_object *cases, const char *cell_id
 	}
 }
 
+/*
+ * One checkout per kernel source a column was built from, added on first
+ * sight; returns its id.
+ */
+static char *add_checkout(json_object *checkouts, const char *run_id,
+			  json_object *matrix, json_object *column)
+{
+	const char *package = mj_string(column, "source_package");
+	char *id = xasprintf("%s:%s", run_id, package ? package : "source");
+	json_object *checkout;
+
+	for (size_t i = 0; i < json_object_array_length(checkouts); i++)
+		if (!strcmp(mj_string(json_object_array_get_idx(checkouts, i), "id"), id))
+			return id;
+	checkout = json_object_new_object();
+	add_str(checkout, "id", id);
+	add_str(checkout, "origin", KCIDB_ORIGIN);
+	add_str(checkout, "tree_name", package);
+	add_str(checkout, "comment", mj_string(column, "source_version"));
+	add_str(checkout, "start_time", mj_string(matrix, "started"));
+	json_object_object_add(checkout, "valid", json_object_new_boolean(1));
+	json_object_array_add(checkouts, checkout);
+	return id;
+}
+
 int kcidb_write(json_object *matrix, const char *path)
 {
 	json_object *root = json_object_new_object(), *version, *checkouts, *builds,
-		    *tests, *checkout, *targets = mj_member(matrix, "targets");
+		    *tests, *targets = mj_member(matrix, "targets");
 	const char *run = mj_string(matrix, "run_id");
-	char *checkout_id = xasprintf(KCIDB_ORIGIN ":%s", run ? run : "run");
+	char *run_id = xasprintf(KCIDB_ORIGIN ":%s", run ? run : "run");
 	int ret;
 
 	version = json_object_new_object();
@@ -89,15 +114,7 @@ int kcidb_write(json_object *matrix, const char *path)
 	json_object_object_add(version, "minor", json_object_new_int(2));
 	json_object_object_add(root, "version", version);
 
-	checkout = json_object_new_object();
-	add_str(checkout, "id", checkout_id);
-	add_str(checkout, "origin", KCIDB_ORIGIN);
-	add_str(checkout, "tree_name", mj_string(matrix, "source_package"));
-	add_str(checkout, "comment", mj_string(matrix, "source_version"));
-	add_str(checkout, "start_time", mj_string(matrix, "started"));
-	json_object_object_add(checkout, "valid", json_object_new_boolean(1));
 	checkouts = json_object_new_array();
-	json_object_array_add(checkouts, checkout);
 	json_object_object_add(root, "checkouts", checkouts);
 
 	builds = json_object_new_array();
@@ -107,10 +124,12 @@ int kcidb_write(json_object *matrix, const char *path)
 		json_object *b = mj_member(tr, "build"), *g = mj_member(tr, "guest");
 		json_object *cells = mj_member(tr, "cells"), *build = json_object_new_object();
 		const char *column = mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
-		char *build_id = xasprintf("%s:%s", checkout_id, column);
+		char *source_id = add_checkout(checkouts, run_id, matrix, tr);
+		char *build_id = xasprintf("%s:%s", run_id, column);
 
 		add_str(build, "id", build_id);
-		add_str(build, "checkout_id", checkout_id);
+		add_str(build, "checkout_id", source_id);
+		free(source_id);
 		add_str(build, "origin", KCIDB_ORIGIN);
 		add_str(build, "architecture", mj_string(tr, "arch"));
 		add_str(build, "compiler", b ? mj_string(b, "toolchain") : NULL);
@@ -149,6 +168,6 @@ int kcidb_write(json_object *matrix, const char *path)
 
 	ret = mj_write(root, path);
 	json_object_put(root);
-	free(checkout_id);
+	free(run_id);
 	return ret;
 }

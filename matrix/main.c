@@ -22,11 +22,14 @@
 
 #include "boot.h"
 #include "build.h"
+#include "checkpatch.h"
 #include "html.h"
 #include "junit.h"
 #include "kcidb.h"
+#include "lava.h"
 #include "merge.h"
 #include "oracles.h"
+#include "progress.h"
 #include "report.h"
 #include "series.h"
 #include "suites.h"
@@ -42,11 +45,12 @@
 static volatile sig_atomic_t stop_requested;	/* the signal, or 0 */
 
 struct options {
-	struct strlist targets, suites, kernels;
-	char *results, *cache, *repo, *series_dir, *package;
+	struct strlist targets, suites, kernels, versions;
+	char *results, *cache, *repo, *series_dir;
 	int jobs;
 	int duration;		/* seconds, for suites that take one */
 	int timeout;		/* seconds; 0: from the target and suites */
+	bool lava;		/* boot through lava-run */
 };
 
 static void on_signal(int sig)
@@ -66,6 +70,8 @@ static void usage(FILE *out)
 		"                       targets; the build-only ones are for the nightly)\n"
 		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
 		"  -k, --kernels LIST   plain and oracle kernels per target (default: all)\n"
+		"  -V, --versions LIST  kernel versions, each Debian's linux-source-VERSION,\n"
+		"                       or all (default: 6.1; patch/VERSION/ holds refreshes)\n"
 		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
 		"  -c, --cache DIR      build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)\n"
 		"  -p, --series DIR     patch series (default: <repo>/patch)\n"
@@ -73,7 +79,8 @@ static void usage(FILE *out)
 		"  -j, --jobs N         parallel make jobs (default: host CPUs)\n"
 		"  -d, --duration S     seconds per torture run (default: 10)\n"
 		"  -T, --timeout S      time bound of each guest (default: per target)\n"
-		"  -P, --package NAME   kernel source package (default: linux-source-6.1)\n");
+		"  -L, --lava           boot each guest through LAVA's lava-run, with a\n"
+		"                       LAVA job kept beside its results\n");
 }
 
 /* A whole positive number, or -1. */
@@ -112,7 +119,7 @@ static int split_list(const char *opt, const char *arg, struct strlist *l)
 	return 0;
 }
 
-enum names { TARGET_NAMES, SUITE_NAMES, KERNEL_NAMES };
+enum names { TARGET_NAMES, SUITE_NAMES, KERNEL_NAMES, VERSION_NAMES };
 
 static const char *name_of(enum names which, int i)
 {
@@ -120,6 +127,8 @@ static const char *name_of(enum names which, int i)
 		return kwm_targets[i].name;
 	if (which == SUITE_NAMES)
 		return kwm_suites[i].name;
+	if (which == VERSION_NAMES)
+		return kwm_kernel_versions[i];
 	return i ? kwm_oracles[i - 1].name : "plain";
 }
 
@@ -127,7 +136,8 @@ static char *known_names(enum names which)
 {
 	char *out = xstrdup("");
 	int n = which == TARGET_NAMES ? kwm_nr_targets :
-		which == SUITE_NAMES ? kwm_nr_suites : kwm_nr_oracles + 1;
+		which == SUITE_NAMES ? kwm_nr_suites :
+		which == VERSION_NAMES ? kwm_nr_kernel_versions : kwm_nr_oracles + 1;
 
 	for (int i = 0; i < n; i++) {
 		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
@@ -152,7 +162,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 'T' },
-		{ "package", required_argument, NULL, 'P' },
+		{ "versions", required_argument, NULL, 'V' },
+		{ "lava", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -165,11 +176,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->duration = 10;
 	o->results = xstrdup("results");
 	o->repo = xstrdup(".");
-	o->package = xstrdup("linux-source-6.1");
 	o->cache = env_cache && *env_cache ? xstrdup(env_cache) :
 		   xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
 
-	while ((c = getopt_long(argc, argv, "t:s:k:r:c:p:R:j:d:T:P:h", longopts,
+	while ((c = getopt_long(argc, argv, "t:s:k:V:r:c:p:R:j:d:T:Lh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -182,6 +192,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'k':
 			if (split_list("--kernels", optarg, &o->kernels))
+				return -1;
+			break;
+		case 'V':
+			if (split_list("--versions", optarg, &o->versions))
 				return -1;
 			break;
 		case 'r':
@@ -215,9 +229,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (o->timeout < 0)
 				return -1;
 			break;
-		case 'P':
-			free(o->package);
-			o->package = xstrdup(optarg);
+		case 'L':
+			o->lava = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -254,6 +267,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (all || kwm_targets[i].by_default)
 				strlist_add(&o->targets, kwm_targets[i].name);
 	}
+	if (!o->versions.n || strlist_has(&o->versions, "all")) {
+		bool all = o->versions.n > 0;
+
+		strlist_free(&o->versions);
+		for (int i = 0; i < (all ? kwm_nr_kernel_versions : 1); i++)
+			strlist_add(&o->versions, kwm_kernel_versions[i]);
+	}
 	if (!o->suites.n)
 		for (int i = 0; i < kwm_nr_suites; i++)
 			if (kwm_suites[i].by_default)
@@ -271,6 +291,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 			kwm_error("unknown kernel '%s' (fix: pick from %s)",
 				  o->kernels.v[i], known);
 			free(known);
+			return -1;
+		}
+	}
+	for (int i = 0; i < o->versions.n; i++) {
+		bool known = false;
+
+		for (int v = 0; v < kwm_nr_kernel_versions; v++)
+			known |= !strcmp(o->versions.v[i], kwm_kernel_versions[v]);
+		if (!known) {
+			char *names = known_names(VERSION_NAMES);
+
+			kwm_error("unknown kernel version '%s' (fix: pick from %s)",
+				  o->versions.v[i], names);
+			free(names);
 			return -1;
 		}
 	}
@@ -312,6 +346,10 @@ static int check_tools(const struct options *o)
 				  host[i][0], host[i][1]);
 			return -1;
 		}
+	}
+	if (o->lava && !in_path(LAVA_RUN)) {
+		kwm_error("%s not found (fix: apt-get install %s)", LAVA_RUN, LAVA_PACKAGE);
+		return -1;
 	}
 	for (int i = 0; i < o->targets.n; i++) {
 		const struct target *t = target_find(o->targets.v[i]);
@@ -477,20 +515,32 @@ static int guest_bound(const struct options *o, const struct target_result *tr)
 	return bound;
 }
 
+/* One kernel version: its source tree, its series, and how to build on it. */
+struct version {
+	struct source src;
+	struct series series;
+	struct build_env env;
+	char *checkpatch_log;	/* results/<run>/checkpatch@6.12.log */
+};
+
 /*
- * The columns of the matrix: each target's kernels, each with the asked
- * suites that run on it.  A kernel with none is left out.
+ * The columns of the matrix: each target's kernels on each version, each
+ * with the asked suites that run on it.  A kernel with none is left out.
  */
-static int plan_columns(const struct options *o, struct run *run)
+static int plan_columns(const struct options *o, const struct version *versions,
+			struct run *run)
 {
 	int n = 0;
 
-	run->targets = xcalloc(o->targets.n * o->kernels.n, sizeof(*run->targets));
+	run->targets = xcalloc(o->targets.n * o->versions.n * o->kernels.n,
+			       sizeof(*run->targets));
 	for (int t = 0; t < o->targets.n; t++) {
-		for (int k = 0; k < o->kernels.n; k++) {
+		for (int kk = 0; kk < o->versions.n * o->kernels.n; kk++) {
 			struct target_result *tr = &run->targets[n];
+			int k = kk % o->kernels.n;
 			bool found;
 
+			tr->env = &versions[kk / o->kernels.n].env;
 			tr->target = target_find(o->targets.v[t]);
 			tr->oracle = oracle_find(o->kernels.v[k], &found);
 			for (int i = 0; i < o->suites.n; i++) {
@@ -503,6 +553,8 @@ static int plan_columns(const struct options *o, struct run *run)
 			}
 			if (tr->suites.n)
 				n++;
+			else
+				memset(tr, 0, sizeof(*tr));
 		}
 	}
 	run->nr_targets = n;
@@ -536,12 +588,28 @@ static int export_formats(const char *dir)
 	return ret;
 }
 
+/* Each version's source and series; -1 after one line naming the fix. */
+static int versions_locate(const struct options *o, struct version *versions)
+{
+	for (int v = 0; v < o->versions.n; v++) {
+		struct version *ver = &versions[v];
+		char *refresh = xasprintf("%s/%s", o->series_dir, o->versions.v[v]);
+		int ret = series_load(o->series_dir, refresh, &ver->series);
+
+		free(refresh);
+		if (ret || source_locate(o->versions.v[v], o->cache, &ver->src))
+			return -1;
+		ver->env = (struct build_env){ .cache = o->cache, .repo = o->repo,
+					       .src = &ver->src, .series = &ver->series,
+					       .jobs = o->jobs };
+	}
+	return 0;
+}
+
 static int cmd_run(struct options *o)
 {
 	struct run run = { 0 };
-	struct series series = { 0 };
-	struct source src = { 0 };
-	struct build_env env;
+	struct version *versions = xcalloc(o->versions.n, sizeof(*versions));
 	struct fragment_set *frags = NULL;
 	struct guest *guests = NULL;
 	int lock_fd = -1, ret = EXIT_BAD_INPUT, nr_guests = 0, slots;
@@ -549,18 +617,14 @@ static int cmd_run(struct options *o)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char *setup_log = NULL, *ccache_dir = NULL;
 
-	if (check_tools(o) || series_load(o->series_dir, &series) ||
-	    source_locate(o->package, o->cache, &src))
+	if (check_tools(o) || versions_locate(o, versions))
 		goto out;
-
-	env = (struct build_env){ .cache = o->cache, .repo = o->repo,
-				  .src = &src, .series = &series, .jobs = o->jobs };
-	if (plan_columns(o, &run))
+	if (plan_columns(o, versions, &run))
 		goto out;
 	frags = xcalloc(run.nr_targets, sizeof(*frags));
 	for (int i = 0; i < run.nr_targets; i++)
 		if (build_plan(&run.targets[i].build, run.targets[i].target,
-			       run.targets[i].oracle, &env, &frags[i]))
+			       run.targets[i].oracle, run.targets[i].env, &frags[i]))
 			goto out;
 
 	lock_fd = lock_cache(o->cache);
@@ -569,23 +633,45 @@ static int cmd_run(struct options *o)
 	run.dir = make_run_dir(o, &run.id, &run.started_utc);
 	if (!run.dir)
 		goto out;
-	kwm_info("run %s: %d kernels of %d targets, suites %d, results in %s",
-		 run.id, run.nr_targets, o->targets.n, o->suites.n, run.dir);
-	run.source_package = src.package;
-	run.source_version = src.version;
-	run.series_digest = series.digest;
+	kwm_info("run %s: %d kernels of %d targets on %d kernel versions, suites %d, results in %s",
+		 run.id, run.nr_targets, o->targets.n, o->versions.n, o->suites.n,
+		 run.dir);
+	{
+		const char **names = xcalloc(run.nr_targets, sizeof(*names));
+
+		for (int i = 0; i < run.nr_targets; i++)
+			names[i] = run.targets[i].build.name;
+		progress_start(names, run.nr_targets);
+		free(names);
+	}
 	run.repo = o->repo;
-	run.tree = src.tree;
-	run.series_files = &series.files;
+	/* The series touches the same files on every version. */
+	run.tree = versions[0].src.tree;
+	run.series_files = &versions[0].series.files;
 	run.suites = (const char *const *)o->suites.v;
 	run.nr_suites = o->suites.n;
 
 	setup_log = xasprintf("%s/setup.log", run.dir);
-	if (source_unpack(&src, setup_log) ||
-	    tree_apply_series(&src, &series, setup_log)) {
-		rm_rf(run.dir);
-		goto out;
+	for (int v = 0; v < o->versions.n; v++) {
+		struct version *ver = &versions[v];
+
+		if (source_unpack(&ver->src, setup_log) ||
+		    tree_apply_series(&ver->src, &ver->series, setup_log)) {
+			rm_rf(run.dir);
+			goto out;
+		}
+		/* Needs only the tree: once per version, for every column. */
+		if (strlist_has(&o->suites, CHECKPATCH)) {
+			ver->checkpatch_log = xasprintf("%s/checkpatch%s.log", run.dir,
+							ver->src.tag);
+			checkpatch_run(o->repo, o->series_dir, ver->src.release,
+				       o->cache, ver->checkpatch_log);
+		}
 	}
+	for (int i = 0; i < run.nr_targets; i++)
+		for (int v = 0; v < o->versions.n; v++)
+			if (run.targets[i].env == &versions[v].env)
+				run.targets[i].checkpatch_log = versions[v].checkpatch_log;
 
 	ccache_dir = xasprintf("%s/ccache", o->cache);
 	setenv("CCACHE_DIR", ccache_dir, 1);
@@ -596,35 +682,36 @@ static int cmd_run(struct options *o)
 
 	for (int i = 0; i < run.nr_targets && !stop_requested; i++) {
 		struct target_result *tr = &run.targets[i];
+		const struct source *src = tr->env->src;
 		char *dir = xasprintf("%s/%s", run.dir, tr->build.name);
 
 		if (tr->oracle)
-			tr->unavailable = oracle_unavailable(tr->oracle, src.tree,
+			tr->unavailable = oracle_unavailable(tr->oracle, src->tree,
 							     tr->target->kernel_arch,
-							     src.package);
+							     src->package);
 		if (tr->unavailable) {
-			kwm_info("%s: %s", tr->build.name, tr->unavailable);
+			progress_done(i, "%s", tr->unavailable);
 			free(dir);
 			continue;
 		}
 		mkdir_p(dir);
 		tr->build.log = xasprintf("%s/build.log", dir);
-		kwm_info("%s: building in %s (log: %s)", tr->build.name,
-			 tr->build.dir, tr->build.log);
-		tr->build_ok = !build_run(&tr->build, &env, &frags[i]);
-		if (tr->build_ok)
-			kwm_info("%s: %s in %.1f s", tr->build.name,
-				 tr->build.up_to_date ? "up to date" : "built",
-				 tr->build.seconds);
-		else
+		progress_set(i, "building in %s (log: %s)", tr->build.dir, tr->build.log);
+		tr->build_ok = !build_run(&tr->build, tr->env, &frags[i]);
+		if (tr->build_ok) {
+			progress_set(i, "%s in %.1f s", tr->build.up_to_date ?
+				     "up to date" : "built", tr->build.seconds);
+		} else {
 			kwm_error("%s", tr->build.error);
+			progress_done(i, "build failed");
+		}
 		free(dir);
 	}
 
 	guests = xcalloc(run.nr_targets, sizeof(*guests));
 	for (int i = 0; i < run.nr_targets; i++) {
 		struct target_result *tr = &run.targets[i];
-		char *console, *qemu, *append;
+		char *dir, *console, *qemu, *append;
 		int in_guest = 0;
 
 		for (int j = 0; j < tr->suites.n; j++)
@@ -632,18 +719,29 @@ static int cmd_run(struct options *o)
 		/* Nothing to boot for: only build-time checks were asked for. */
 		if (!tr->build_ok || !in_guest)
 			continue;
-		console = xasprintf("%s/%s/console.log", run.dir, tr->build.name);
-		qemu = xasprintf("%s/%s/qemu.log", run.dir, tr->build.name);
+		dir = xasprintf("%s/%s", run.dir, tr->build.name);
+		console = xasprintf("%s/console.log", dir);
+		qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
 		append = kernel_append(o, tr);
 		guest_prepare(&guests[nr_guests], tr->target, tr->build.image,
 			      tr->build.initramfs, append, console, qemu,
 			      guest_bound(o, tr));
-		guests[nr_guests].name = tr->build.name;
-		guests[nr_guests].nr_suites = in_guest;
-		nr_guests++;
 		free(console);
 		free(qemu);
 		free(append);
+		if (o->lava && lava_prepare(&guests[nr_guests], dir, tr->build.name)) {
+			/* Not booted: its cells say so. */
+			kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",
+				  tr->build.name, dir);
+			guest_free(&guests[nr_guests]);
+			free(dir);
+			continue;
+		}
+		free(dir);
+		guests[nr_guests].name = tr->build.name;
+		guests[nr_guests].column = i;
+		guests[nr_guests].nr_suites = in_guest;
+		nr_guests++;
 	}
 	/* On 2 host CPUs, one 2-vCPU guest at a time. */
 	slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
@@ -661,6 +759,13 @@ static int cmd_run(struct options *o)
 	run.complete = !stop_requested;
 	run.seconds = now_seconds() - t0;
 	report_judge(&run);
+	for (int i = 0; i < run.nr_targets; i++) {
+		char *summary = report_column_summary(&run.targets[i]);
+
+		progress_done(i, "%s", summary);
+		free(summary);
+	}
+	progress_stop();
 	if (report_write_json(&run) || export_formats(run.dir)) {
 		kwm_error("cannot write the results in %s: %s (fix: free some space and rerun)",
 			  run.dir, strerror(errno));
@@ -670,6 +775,7 @@ static int cmd_run(struct options *o)
 	if (!run.complete)
 		ret = EXIT_SIGNALLED + stop_requested;
 out:
+	progress_stop();
 	if (lock_fd >= 0)
 		close(lock_fd);
 	for (int i = 0; i < nr_guests && guests; i++)
@@ -694,8 +800,12 @@ out:
 	free(run.started_utc);
 	free(setup_log);
 	free(ccache_dir);
-	series_free(&series);
-	source_free(&src);
+	for (int v = 0; v < o->versions.n; v++) {
+		series_free(&versions[v].series);
+		source_free(&versions[v].src);
+		free(versions[v].checkpatch_log);
+	}
+	free(versions);
 	return ret;
 }
 
@@ -744,11 +854,11 @@ static void options_free(struct options *o)
 	strlist_free(&o->targets);
 	strlist_free(&o->suites);
 	strlist_free(&o->kernels);
+	strlist_free(&o->versions);
 	free(o->results);
 	free(o->cache);
 	free(o->repo);
 	free(o->series_dir);
-	free(o->package);
 }
 
 int main(int argc, char **argv)

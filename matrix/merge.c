@@ -23,18 +23,30 @@ static const char *text_of(json_object *o, const char *key)
 	return s ? s : "";
 }
 
-/* Shards must be of one series on one kernel source to make one matrix. */
-static int check_same(json_object *first, json_object *m, const char *path)
+/*
+ * Shards must be of one series to make one matrix: a kernel version
+ * seen in two shards must be the same source with the same series.
+ */
+static int check_same(json_object *targets, json_object *shard, const char *path)
 {
-	static const char *const keys[] = {
-		"format", "source_package", "source_version", "series_digest",
-	};
+	static const char *const keys[] = { "source_version", "series_digest" };
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strcmp(text_of(first, keys[i]), text_of(m, keys[i]))) {
-			kwm_error("%s: %s is '%s', not '%s' as in the first shard (fix: merge shards of one run of one series)",
-				  path, keys[i], text_of(m, keys[i]), text_of(first, keys[i]));
-			return -1;
+	for (size_t i = 0; shard && i < json_object_array_length(shard); i++) {
+		json_object *a = json_object_array_get_idx(shard, i);
+
+		for (size_t j = 0; j < json_object_array_length(targets); j++) {
+			json_object *b = json_object_array_get_idx(targets, j);
+
+			if (strcmp(text_of(a, "source_package"), text_of(b, "source_package")))
+				continue;
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				if (!strcmp(text_of(a, keys[k]), text_of(b, keys[k])))
+					continue;
+				kwm_error("%s: %s of %s is '%s', not '%s' as in an earlier shard (fix: merge shards of one run of one series)",
+					  path, keys[k], text_of(a, "source_package"),
+					  text_of(a, keys[k]), text_of(b, keys[k]));
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -83,11 +95,11 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 			json_object_put(m);
 			goto out;
 		}
-		if (merged && check_same(merged, m, inputs[i])) {
+		shard = mj_member(m, "targets");
+		if (check_same(targets, shard, inputs[i])) {
 			json_object_put(m);
 			goto out;
 		}
-		shard = mj_member(m, "targets");
 		for (size_t t = 0; shard && t < json_object_array_length(shard); t++) {
 			json_object *tr = json_object_array_get_idx(shard, t);
 

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpatch.h"
 #include "lkmm.h"
 #include "matrix_json.h"
+#include "progress.h"
 #include "suites.h"
 #include "variants.h"
 #include "util.h"
@@ -206,6 +208,41 @@ static void judge_static(const struct run *run, const struct target_result *tr,
 	free(log);
 }
 
+/* checkpatch --strict on the column's version of the series (checkpatch.c). */
+static void judge_checkpatch(const struct target_result *tr, struct suite_result *s)
+{
+	char *text = tr->checkpatch_log ? read_file(tr->checkpatch_log, NULL) : NULL;
+	char *status = text ? strstr(text, CHECKPATCH_STATUS) : NULL;
+	int ok = 0, failed = 0;
+
+	memset(&s->counts, 0, sizeof(s->counts));
+	if (!status) {
+		set_cell(s, CELL_ERROR, xasprintf("no checkpatch output in %s",
+						  tr->checkpatch_log ? tr->checkpatch_log : "the run"));
+		free(text);
+		return;
+	}
+	for (char *line = text, *nl; *line; line = nl + !!*nl) {
+		nl = strchrnul(line, '\n');
+		ok += !strncmp(line, CHECKPATCH_OK, strlen(CHECKPATCH_OK));
+		failed += !strncmp(line, CHECKPATCH_FAIL, strlen(CHECKPATCH_FAIL));
+	}
+	if (failed) {
+		set_cell(s, CELL_FAIL, xasprintf("checkpatch --strict: findings in %d of %d patches (see %s)",
+						  failed, ok + failed, tr->checkpatch_log));
+		free(s->excerpt);
+		s->excerpt = xasprintf("%.*s", (int)(status - text), text);
+	} else if (atoi(status + strlen(CHECKPATCH_STATUS)) || !ok) {
+		/* No tree to take checkpatch.pl from: its one line says why. */
+		set_cell(s, CELL_ERROR, xasprintf("%.*s", (int)strcspn(text, "\n"), text));
+	} else {
+		set_cell(s, CELL_PASS, xasprintf("%d patches clean", ok));
+	}
+	s->counts.passed = ok;
+	s->counts.failed = failed;
+	free(text);
+}
+
 /*
  * Whether the build errors name one of the series' files, or what is made
  * from one: "lib/kw_worker_torture.ko" for lib/kw_worker_torture.c.
@@ -234,6 +271,8 @@ static void judge_static_cells(const struct run *run, const struct target_result
 			continue;
 		if (!strcmp(suite->static_check, SPARSE))
 			judge_static(run, tr, &tr->console.suites[i]);
+		else if (!strcmp(suite->static_check, CHECKPATCH))
+			judge_checkpatch(tr, &tr->console.suites[i]);
 		else
 			/* The build itself, with W=1 on the series' files. */
 			set_cell(&tr->console.suites[i], CELL_PASS, NULL);
@@ -429,6 +468,11 @@ static json_object *target_json(const struct run *run,
 	json_object_object_add(t, "target", jstr(tr->target->name));
 	json_object_object_add(t, "arch", jstr(tr->target->kernel_arch));
 	json_object_object_add(t, "kernel", jstr(tr->oracle ? tr->oracle->name : "plain"));
+	if (tr->env) {
+		json_object_object_add(t, "source_package", jstr(tr->env->src->package));
+		json_object_object_add(t, "source_version", jstr(tr->env->src->version));
+		json_object_object_add(t, "series_digest", jstr(tr->env->series->digest));
+	}
 	json_object_object_add(t, "column", jstr(tr->build.name));
 	json_object_object_add(t, "unavailable", jstr(tr->unavailable));
 	b = json_object_new_object();
@@ -446,6 +490,10 @@ static json_object *target_json(const struct run *run,
 	g = json_object_new_object();
 	json_object_object_add(g, "ran", json_object_new_boolean(guest->ran));
 	json_object_object_add(g, "qemu_command", jstr(guest->command));
+	json_object_object_add(g, "accel", jstr(guest->accel));
+	json_object_object_add(g, "accel_note", jstr(guest->accel_note));
+	json_object_object_add(g, "runner", jstr(guest->collect ? "lava" : "qemu"));
+	json_object_object_add(g, "runner_note", jstr(guest->runner_note));
 	json_object_object_add(g, "console_log", jstr(relative(run, guest->console_log)));
 	json_object_object_add(g, "qemu_log", jstr(relative(run, guest->qemu_log)));
 	json_object_object_add(g, "time_bound_seconds", json_object_new_double(guest->bound));
@@ -490,9 +538,6 @@ int report_write_json(const struct run *run)
 	json_object_object_add(root, "complete", json_object_new_boolean(run->complete));
 	json_object_object_add(root, "started", jstr(run->started_utc));
 	json_object_object_add(root, "seconds", json_object_new_double(run->seconds));
-	json_object_object_add(root, "source_package", jstr(run->source_package));
-	json_object_object_add(root, "source_version", jstr(run->source_version));
-	json_object_object_add(root, "series_digest", jstr(run->series_digest));
 	suites = json_object_new_array();
 	for (int i = 0; i < run->nr_suites; i++)
 		json_object_array_add(suites, jstr(run->suites[i]));
@@ -520,6 +565,29 @@ int report_write_json(const struct run *run)
 	return ret;
 }
 
+char *report_column_summary(const struct target_result *tr)
+{
+	int count[CELL_NR_STATUSES] = { 0 };
+	char *out = xstrdup("done:");
+
+	if (tr->unavailable)
+		return xstrdup(tr->unavailable);
+	if (!tr->build_ok)
+		return xstrdup("build failed");
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		count[tr->console.suites[i].status]++;
+	for (int s = 0; s < CELL_NR_STATUSES; s++) {
+		char *next;
+
+		if (!count[s])
+			continue;
+		next = xasprintf("%s %d %s", out, count[s], cell_status_name(s));
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 static const struct suite_result *find_cell(const struct target_result *tr,
 					    const char *suite)
 {
@@ -541,6 +609,26 @@ static void format_cell(const struct suite_result *s, char *cell, size_t len)
 		snprintf(cell, len, "%s", cell_status_name(s->status));
 }
 
+/* SGR colours of the table on a terminal: set by report_print_table(). */
+static bool colour;
+
+/*
+ * Green for what keeps the run green and shows something, yellow for
+ * what could not be shown here, red for the rest.
+ */
+static void put_cell(FILE *out, const char *text, int status)
+{
+	const char *sgr = !colour || status < 0 ? NULL :
+			  status == CELL_UNOBSERVABLE || status == CELL_SKIP ||
+			  status == CELL_WARN ? "33" :
+			  cell_status_ok(status) ? "32" : "1;31";
+
+	if (sgr)
+		fprintf(out, " \033[%sm%-16s\033[0m", sgr, text);
+	else
+		fprintf(out, " %-16s", text);
+}
+
 /*
  * Suites down, kernels across: a suite that does not run on a kernel
  * shows "-".
@@ -556,16 +644,20 @@ static bool print_cells(const struct run *run, FILE *out)
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];
 
-		fprintf(out, " %-16s", tr->unavailable ? "n/a" : !tr->build_ok ? "ERROR" :
-			tr->build.up_to_date ? "cached" : "built");
+		put_cell(out, tr->unavailable ? "n/a" : !tr->build_ok ? "ERROR" :
+			 tr->build.up_to_date ? "cached" : "built",
+			 tr->unavailable ? CELL_UNOBSERVABLE : tr->build_ok ? CELL_PASS :
+			 CELL_ERROR);
 	}
 	fprintf(out, "\n%-24s", "boot");
 	for (int t = 0; t < run->nr_targets; t++) {
-		char boot[16] = "-";
+		const struct guest *g = &run->targets[t].guest;
+		char boot[24] = "-";
 
-		if (run->targets[t].guest.first_ktap)
-			snprintf(boot, sizeof(boot), "%.1fs",
-				 run->targets[t].guest.first_ktap);
+		/* How it booted says how far its timings and rates carry. */
+		if (g->first_ktap)
+			snprintf(boot, sizeof(boot), "%.1fs %s", g->first_ktap,
+				 g->accel ? g->accel : "");
 		fprintf(out, " %-16s", boot);
 	}
 	fputc('\n', out);
@@ -587,7 +679,7 @@ static bool print_cells(const struct run *run, FILE *out)
 				format_cell(s, cell, sizeof(cell));
 				all_pass &= cell_status_ok(s->status);
 			}
-			fprintf(out, " %-16s", cell);
+			put_cell(out, cell, s ? (int)s->status : -1);
 		}
 		fputc('\n', out);
 	}
@@ -631,7 +723,8 @@ static void print_barriers(const struct run *run, FILE *out)
 		for (int t = 0; t < run->nr_targets; t++) {
 			const struct suite_result *s = find_cell(&run->targets[t], suite);
 
-			fprintf(out, " %-16s", s ? cell_status_name(s->status) : "-");
+			put_cell(out, s ? cell_status_name(s->status) : "-",
+				 s ? (int)s->status : -1);
 		}
 		fputc('\n', out);
 		free(lkmm);
@@ -641,7 +734,10 @@ static void print_barriers(const struct run *run, FILE *out)
 
 bool report_print_table(const struct run *run, FILE *out)
 {
-	bool all_pass = print_cells(run, out);
+	bool all_pass;
+
+	colour = ansi_terminal(out);
+	all_pass = print_cells(run, out);
 
 	print_barriers(run, out);
 	fputc('\n', out);
@@ -660,6 +756,10 @@ bool report_print_table(const struct run *run, FILE *out)
 					s->name, s->stats);
 		}
 	}
+	for (int t = 0; t < run->nr_targets; t++)
+		if (run->targets[t].guest.runner_note)
+			fprintf(out, "  %s: %s\n", run->targets[t].build.name,
+				run->targets[t].guest.runner_note);
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];
 

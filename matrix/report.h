@@ -13,6 +13,8 @@
 /* One kernel of one target: a column of the matrix. */
 struct target_result {
 	const struct target *target;
+	const struct build_env *env;	/* the kernel version's source and series */
+	const char *checkpatch_log;	/* its version's, if checkpatch was asked for */
 	const struct oracle *oracle;	/* NULL: the plain kernel */
 	struct strlist suites;		/* the run's suites that run on it */
 	char *unavailable;		/* why this kernel cannot exist here */
@@ -30,8 +32,6 @@ struct run {
 	const char *repo;		/* for litmus/ */
 	const char *tree;		/* the patched kernel tree */
 	const struct strlist *series_files;	/* what the series touches */
-	const char *source_package, *source_version;
-	const char *series_digest;
 	const char *const *suites;
 	int nr_suites;
 	struct target_result *targets;
@@ -45,6 +45,8 @@ struct run {
 void report_judge(struct run *run);
 /* Write @run->dir/matrix.json atomically.  0 or -1 (errno set). */
 int report_write_json(const struct run *run);
+/* "done: 12 PASS 3 UNOBSERVABLE", for the progress display (free it). */
+char *report_column_summary(const struct target_result *tr);
 /* Print the target x suite table; returns true if every cell passed. */
 bool report_print_table(const struct run *run, FILE *out);
 

@@ -76,7 +76,20 @@ static int scan_patch(struct patch_file *pf, const char *text,
 	return nr_sections;
 }
 
-int series_load(const char *dir, struct series *s)
+/* @name from @refresh if the series was refreshed there, else from @dir. */
+static char *patch_path(const char *dir, const char *refresh, const char *name)
+{
+	if (refresh) {
+		char *path = xasprintf("%s/%s", refresh, name);
+
+		if (path_exists(path))
+			return path;
+		free(path);
+	}
+	return xasprintf("%s/%s", dir, name);
+}
+
+int series_load(const char *dir, const char *refresh, struct series *s)
 {
 	char *list_path = xasprintf("%s/series", dir), *list, *line, *save;
 	struct kwm_hash *all, *builtin;
@@ -114,7 +127,7 @@ int series_load(const char *dir, struct series *s)
 		memset(pf, 0, sizeof(*pf));
 		pf->name = xstrdup(line);
 		pf->is_fix = is_fix;
-		pf->path = xasprintf("%s/%s", dir, line);
+		pf->path = patch_path(dir, refresh, line);
 		text = read_file(pf->path, &len);
 		if (!text) {
 			kwm_error("%s names %s, which does not exist (fix: add the patch or drop it from the series)",

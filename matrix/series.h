@@ -24,8 +24,13 @@ struct series {
 	char builtin_digest[KWM_HASH_HEX];
 };
 
-/* 0, or -1 after printing one line naming the problem and the fix. */
-int series_load(const char *dir, struct series *s);
+/*
+ * The series listed in @dir/series, each patch taken from @refresh (a
+ * folder of patches refreshed for another kernel version) where it is
+ * there, else from @dir.  @refresh may be NULL or missing.  0, or -1
+ * after printing one line naming the problem and the fix.
+ */
+int series_load(const char *dir, const char *refresh, struct series *s);
 void series_free(struct series *s);
 
 /*

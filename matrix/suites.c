@@ -28,6 +28,14 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 	{
+		/* checkpatch --strict on the series, once per kernel version. */
+		.name = "checkpatch",
+		.modules = "",
+		.static_check = "checkpatch",
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
 		/* What each platform can show: read before the mutants. */
 		.name = "calibrate",
 		.modules = "kw_calibrate",

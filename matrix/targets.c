@@ -19,6 +19,7 @@ const struct target kwm_targets[] = {
 		.qemu_package = "qemu-system-arm",
 		.qemu_args = "-M virt -cpu cortex-a72 -m 512",
 		.console = "ttyAMA0",
+		.lava_arch = "arm64",
 		.boot_seconds = 60,
 		.by_default = true,
 	},
@@ -34,6 +35,7 @@ const struct target kwm_targets[] = {
 		.console = "ttyS0",
 		.firmware = "/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
 		.firmware_package = "qemu-system-data",
+		.lava_arch = "riscv64",
 		.boot_seconds = 60,
 		.by_default = true,
 	},
@@ -49,8 +51,28 @@ const struct target kwm_targets[] = {
 		.console = "hvc0",
 		.firmware = "/usr/share/qemu/slof.bin",
 		.firmware_package = "qemu-system-data",
+		.lava_arch = "ppc64",
 		.boot_seconds = 90,
 		.by_default = true,
+	},
+	{
+		/*
+		 * The strongly ordered reference: TSO forbids every reordering
+		 * the barriers guard but store->load, and the only target whose
+		 * guest can run natively on this kind of host.
+		 */
+		.name = "x86_64",
+		.kernel_arch = "x86",
+		.cross_compile = "x86_64-linux-gnu-",
+		.cross_package = "gcc",
+		.image = "arch/x86/boot/bzImage",
+		.qemu = "qemu-system-x86_64",
+		.qemu_package = "qemu-system-x86",
+		.qemu_args = "-M q35 -m 512",
+		.console = "ttyS0",
+		.kvm_host = "x86_64",
+		.lava_arch = "x86_64",
+		.boot_seconds = 60,
 	},
 #define BUILD_ONLY(target, arch, prefix, package)			\
 	{								\

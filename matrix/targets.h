@@ -21,6 +21,8 @@ struct target {
 	const char *console;		/* console= device */
 	const char *firmware;		/* file QEMU loads by default, or NULL */
 	const char *firmware_package;
+	const char *kvm_host;		/* uname -m that may boot it with KVM */
+	const char *lava_arch;		/* LAVA's context: arch, for lava.c */
 	int boot_seconds;		/* time bound for boot and power-off */
 	bool by_default;		/* in a run without -t; all are nightly */
 };

@@ -11,14 +11,23 @@
 
 #define APPLIED_LIST	".kwm-applied"
 
-int source_locate(const char *package, const char *cache, struct source *src)
+const char *const kwm_kernel_versions[] = { "6.1", "6.12" };
+const int kwm_nr_kernel_versions = sizeof(kwm_kernel_versions) /
+				   sizeof(kwm_kernel_versions[0]);
+
+int source_locate(const char *release, const char *cache, struct source *src)
 {
+	char *package = xasprintf("linux-source-%s", release);
 	char *cmd = xasprintf("dpkg-query -W -f='${Status} ${Version}\\n' %s 2>/dev/null",
 			      package);
 	char *line = cmd_output_line(cmd), *version;
 
 	free(cmd);
 	memset(src, 0, sizeof(*src));
+	src->release = xstrdup(release);
+	src->tag = strcmp(release, kwm_kernel_versions[0]) ?
+		   xasprintf("@%s", release) : xstrdup("");
+	src->package = package;
 	if (!line || strncmp(line, "install ok installed ", 21)) {
 		kwm_error("%s is not installed (fix: apt-get install %s, or run make deps)",
 			  package, package);
@@ -26,7 +35,6 @@ int source_locate(const char *package, const char *cache, struct source *src)
 		return -1;
 	}
 	version = line + 21;
-	src->package = xstrdup(package);
 	src->version = xstrdup(version);
 	src->tarball = xasprintf("/usr/src/%s.tar.xz", package);
 	src->root = xasprintf("%s/src/%s", cache, version);
@@ -277,6 +285,8 @@ out:
 
 void source_free(struct source *src)
 {
+	free(src->release);
+	free(src->tag);
 	free(src->package);
 	free(src->version);
 	free(src->tarball);

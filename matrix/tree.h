@@ -12,7 +12,16 @@
 
 #include "series.h"
 
+/*
+ * The kernel versions Debian 12 ships a linux-source package of.  The
+ * first is the reference: its columns carry no "@version" tag.
+ */
+extern const char *const kwm_kernel_versions[];
+extern const int kwm_nr_kernel_versions;
+
 struct source {
+	char *release;		/* 6.1 */
+	char *tag;		/* in column names: "" for the reference, "@6.12" */
 	char *package;		/* linux-source-6.1 */
 	char *version;		/* Debian version of that package */
 	char *tarball;
@@ -21,8 +30,9 @@ struct source {
 	char *tree;
 };
 
-/* Find the installed package; -1 after one line naming the fix. */
-int source_locate(const char *package, const char *cache, struct source *src);
+/* Find linux-source-@release; -1 after one line naming the fix. */
+int source_locate(const char *release, const char *cache, struct source *src);
+
 /* Unpack into the cache if it is not there yet. */
 int source_unpack(struct source *src, const char *log);
 /* Make the working tree equal to pristine plus @s. */

@@ -14,26 +14,40 @@
 #include <time.h>
 #include <unistd.h>
 
+static void (*print_guard)(bool before);
+
+void kwm_set_print_guard(void (*guard)(bool before))
+{
+	print_guard = guard;
+}
+
+static void message(const char *prefix, const char *fmt, va_list ap)
+{
+	if (print_guard)
+		print_guard(true);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (print_guard)
+		print_guard(false);
+}
+
 void kwm_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kwmatrix: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("kwmatrix: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void kwm_info(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("kwmatrix: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("kwmatrix: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void out_of_memory(void)

@@ -12,6 +12,11 @@
 
 void kwm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kwm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Called with true before and false after each message: lets a live
+ * status block on the terminal step aside (see progress.c).
+ */
+void kwm_set_print_guard(void (*guard)(bool before));
 
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,14 +1,19 @@
 #!/bin/sh
-# Run the tree's scripts/checkpatch.pl --strict on every patch of the
-# series; any error, warning or check fails.  Uses the source tree that
-# kwmatrix unpacked into the cache (make matrix does that).
-cd "$(dirname "$0")" || exit 1
+# checkpatch.sh [VERSION [SERIES_DIR]]: run linux-source-VERSION's
+# scripts/checkpatch.pl --strict on every patch of the series in
+# SERIES_DIR (default: this folder), taking the refreshed ones from its
+# VERSION/ folder where there are any; any error, warning or check fails.
+# Uses the source tree that kwmatrix unpacked into the cache (make matrix
+# does that).  VERSION defaults to 6.1.  The matrix's checkpatch cells
+# run this script once per kernel version.
+cd "${2:-$(dirname "$0")}" || exit 2
+release=${1:-6.1}
 cache=${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}
-version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
+version=$(dpkg-query -W -f='${Version}' "linux-source-$release" 2>/dev/null)
 tree=$cache/src/$version/pristine
-if [ ! -x "$tree/scripts/checkpatch.pl" ]; then
-	echo "checkpatch: error: no source tree in $cache (fix: run make matrix first)" >&2
-	exit 1
+if [ -z "$version" ] || [ ! -x "$tree/scripts/checkpatch.pl" ]; then
+	echo "checkpatch: error: no linux-source-$release tree in $cache (fix: run make matrix first)" >&2
+	exit 2
 fi
 # KW_WORKER_INIT() and friends must name their object twice, as every
 # DEFINE_ and _INIT initializer of the kernel does: MACRO_ARG_REUSE is the
@@ -18,6 +23,7 @@ bad=0
 while read -r p; do
 	p=$(printf '%s' "${p%%#*}" | tr -d ' \t')
 	[ -n "$p" ] || continue
+	[ -f "$release/$p" ] && p=$release/$p
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --ignore "$ignore" "$OLDPWD/$p" 2>&1)
 	summary=$(printf '%s\n' "$out" | grep '^total:')
 	case "$summary" in

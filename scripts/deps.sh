@@ -6,15 +6,15 @@ set -eu
 
 PACKAGES="make gcc patch xz-utils tar perl python3 procps pkg-config ccache bc bison flex
 	libssl-dev libelf-dev cpio
-	linux-source-6.1
+	linux-source-6.1 linux-source-6.12
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 	libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-ppc64el-cross
 	qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-data
 	libjson-c-dev libxml2-dev libcmocka-dev git python3-yaml
 	chromium sparse"
-# The nightly also builds for every other architecture (build only).
+# The nightly also boots x86_64 and builds for every other architecture.
 if [ "${1:-}" = nightly ]; then
-	PACKAGES="$PACKAGES gcc-arm-linux-gnueabihf gcc-s390x-linux-gnu
+	PACKAGES="$PACKAGES qemu-system-x86 gcc-arm-linux-gnueabihf gcc-s390x-linux-gnu
 	gcc-powerpc-linux-gnu gcc-mips64el-linux-gnuabi64 gcc-sparc64-linux-gnu
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu"
 fi

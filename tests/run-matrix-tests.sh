@@ -38,6 +38,7 @@ expect_refused() {
 expect_refused "unknown target" "unknown target 'sparc32'.*pick from" -t sparc32
 expect_refused "duplicated target" "names 'arm64' twice" -t arm64,arm64
 expect_refused "unknown suite" "unknown suite 'fuzz'" -s fuzz
+expect_refused "unknown kernel version" "unknown kernel version '5.4'.*pick from 6.1, 6.12" -V 5.4
 expect_refused "negative duration" "not a positive whole number" -d -5
 expect_refused "unparseable duration" "not a positive whole number" -d 5s
 expect_refused "zero jobs" "not a positive whole number" -j 0
@@ -171,16 +172,18 @@ real_matrix() {
 # The plain kernels of every target; the oracles on one (all nightly).
 real_matrix "every target" -k plain
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
-# The nightly's merge job, on these two runs as shards: exit 0 if every
+# The second kernel version, with the series refreshed in patch/6.12/.
+real_matrix "linux-source-6.12 on arm64" -V 6.12 -t arm64 -k plain
+# The nightly's merge job, on these three runs as shards: exit 0 if every
 # cell is green, 1 if not, as the runs themselves.
 ci/merge.sh "$work/shards" "$work/merged" >"$work/out" 2>&1
 if [ $? -le 1 ] &&
    [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["targets"]))' \
-	"$work/merged/matrix.json")" -eq 5 ] &&
+	"$work/merged/matrix.json")" -eq 6 ] &&
    [ -s "$work/merged/junit.xml" ] && [ -s "$work/merged/kcidb.json" ]; then
-	ok "merge: two shards, five columns, every format"
+	ok "merge: three shards, six columns, every format"
 else
-	bad "merge: two shards, five columns, every format"
+	bad "merge: three shards, six columns, every format"
 fi
 
 # The HTML report in a real headless Chromium: the page loads, the heat-map
@@ -309,6 +312,30 @@ printf '%s\n%s\nBUG: KASAN: slab-use-after-free in kw_worker_fn+0x70/0x110 [kw_w
 fake_console "$work/console"
 expect_cell "KASAN report in the subject: FAIL, attributed" FAIL "in the subject"
 
+# Progress and summary: in a log, plain appended lines and no escape codes;
+# on a terminal (script(1) gives one), live lines redrawn in place and a
+# coloured table.
+printf '%s\n%s\n%s\n' "$boot" "$suite_start" "$suite_end" >"$work/console"
+fake_console "$work/console"
+esc=$(printf '\033')
+if [ $status -eq 0 ] && ! grep -q "$esc" "$work/out" "$work/err" &&
+   grep -q "^kwmatrix: arm64: suite 1 of 1: kunit" "$work/err" &&
+   grep -q "^kwmatrix: arm64: done: 1 PASS" "$work/err"; then
+	ok "progress in a log: one plain line per change"
+else
+	bad "progress in a log: one plain line per change (exit $status)"
+fi
+TERM=xterm PATH=$work/fake:$PATH script -qec \
+	"'$KWM' run --repo . -r '$work/tty' -t arm64 -k plain -s kunit" "$work/typescript" >/dev/null
+status=$?
+if [ $status -eq 0 ] && grep -q "${esc}\[1F${esc}\[J" "$work/typescript" &&
+   grep -q "arm64 .*done: 1 PASS" "$work/typescript" &&
+   grep -q "${esc}\[32mPASS 7/7" "$work/typescript"; then
+	ok "progress on a terminal: live lines, coloured table"
+else
+	bad "progress on a terminal: live lines, coloured table (exit $status)"
+fi
+
 # A full disk (a small tmpfs; needs root) while writing results, then
 # during a build.
 if mkdir -p "$work/full" && mount -t tmpfs -o size=256k tmpfs "$work/full" 2>/dev/null; then
@@ -385,7 +412,7 @@ fi
 
 # A build that fails: the compiler's error in the cell, exit 1, and the
 # next run with the real series builds again.
-cp patch/* "$work/series/"
+cp patch/*.patch patch/series "$work/series/"
 sed -i '0,/^+\tKUNIT_EXPECT_EQ(test, tw.runs, 1);$/s//+\tKUNIT_EXPECT_EQ(test, tw.runs, 1) kwmatrix_fault;/' \
 	"$work"/series/0002-*.patch
 "$KWM" run --repo . -r "$work/broken" -t arm64 -k plain -s kunit -p "$work/series" >"$work/out" 2>"$work/err"
@@ -398,6 +425,27 @@ else
 fi
 "$KWM" run --repo . -r "$work/fixed" -t arm64 -k plain -s kunit >"$work/out" 2>"$work/err" &&
 	ok "next run after a failed build" || bad "next run after a failed build"
+
+# The checkpatch cell catches what it guards: a patch without its
+# Signed-off-by.  Only the commit message changes, so nothing rebuilds.
+rm -rf "$work/series" && mkdir -p "$work/series"
+cp patch/*.patch patch/series "$work/series/"
+sed -i '/^Signed-off-by:/d' "$work"/series/0003-*.patch
+"$KWM" run --repo . -r "$work/unsigned" -t arm64 -k plain -s checkpatch -p "$work/series" \
+	>"$work/out" 2>"$work/err"
+status=$?
+json=$(ls "$work"/unsigned/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 1 ] && [ -n "$json" ] && python3 - "$json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["targets"][0]["cells"][0]
+sys.exit(0 if c["status"] == "FAIL" and "1 of 5 patches" in c["reason"]
+         and "Missing Signed-off-by" in c["excerpt"] else 1)
+PY
+then
+	ok "checkpatch cell: a patch without Signed-off-by FAILs"
+else
+	bad "checkpatch cell: a patch without Signed-off-by FAILs (exit $status)"
+fi
 
 echo "matrix tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

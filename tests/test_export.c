@@ -21,9 +21,9 @@
 #include "util.h"
 #include "tmpdir.h"
 
-/* A shard's matrix.json with one column and three cells. */
-static char *write_shard(const char *name, const char *column,
-			 const char *digest)
+/* A shard's matrix.json with one column of @package and three cells. */
+static char *write_shard_of(const char *name, const char *column,
+			    const char *package, const char *digest)
 {
 	char *folder = xasprintf("%s/%s", dir, name);
 	char *path = xasprintf("%s/matrix.json", folder);
@@ -31,9 +31,10 @@ static char *write_shard(const char *name, const char *column,
 	char *text = xasprintf(
 		"{ \"format\": \"kwmatrix-1\", \"run_id\": \"%s\", \"complete\": true,"
 		"  \"started\": \"2026-12-03T10:00:00Z\", \"seconds\": 12.5,"
-		"  \"source_package\": \"linux-source-6.1\", \"source_version\": \"6.1.192-3\","
-		"  \"series_digest\": \"%s\", \"suites\": [ \"kunit\", \"mutant-flush-b1\" ],"
+		"  \"suites\": [ \"kunit\", \"mutant-flush-b1\" ],"
 		"  \"targets\": [ { \"target\": \"arm64\", \"arch\": \"arm64\","
+		"    \"source_package\": \"%s\", \"source_version\": \"%s.192-3\","
+		"    \"series_digest\": \"%s\","
 		"    \"kernel\": \"plain\", \"column\": \"%s\", \"unavailable\": null,"
 		"    \"build\": { \"status\": \"PASS\", \"toolchain\": \"gcc 12\", \"seconds\": 3.5 },"
 		"    \"guest\": { \"qemu_command\": \"qemu-system-aarch64 -M virt\" },"
@@ -46,7 +47,7 @@ static char *write_shard(const char *name, const char *column,
 		"        \"reason\": \"calibration saw MP+wmb 0 times\", \"tests\": [] },"
 		"      { \"suite\": \"torture\", \"status\": \"CRASHED\", \"reason\": \"console: <panic>\","
 		"        \"excerpt\": \"Kernel panic - not syncing: & <\\u0001>\", \"tests\": [] } ] } ] }",
-		name, digest, column);
+		name, package, package + strlen("linux-source-"), digest, column);
 
 	assert_int_equal(mkdir_p(logs), 0);
 	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
@@ -54,6 +55,12 @@ static char *write_shard(const char *name, const char *column,
 	free(logs);
 	free(folder);
 	return path;
+}
+
+static char *write_shard(const char *name, const char *column,
+			 const char *digest)
+{
+	return write_shard_of(name, column, "linux-source-6.1", digest);
 }
 
 static int xpath_count(xmlDocPtr doc, const char *expr)
@@ -181,6 +188,17 @@ static void shards_merge_into_one_matrix(void **state)
 	assert_int_equal(merge_results(mixed, 2, out), 2);
 	assert_int_equal(merge_results(missing, 2, out), 2);
 	assert_false(path_exists(path));
+	free(c);
+	/* Two kernel versions, each with its own refresh of the series. */
+	c = write_shard_of("s5", "arm64@6.12", "linux-source-6.12", "d3");
+	two[1] = c;
+	assert_int_equal(merge_results(two, 2, out), 1);
+	free(path);
+	path = xasprintf("%s/kcidb.json", out);
+	m = json_object_from_file(path);
+	assert_non_null(m);
+	assert_int_equal(json_object_array_length(json_object_object_get(m, "checkouts")), 2);
+	json_object_put(m);
 	free(a);
 	free(b);
 	free(c);

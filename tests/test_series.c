@@ -42,11 +42,27 @@ static void real_series_loads(void **state)
 	struct series s;
 
 	(void)state;
-	assert_int_equal(series_load("patch", &s), 0);
+	assert_int_equal(series_load("patch", NULL, &s), 0);
 	assert_true(s.nr >= 2);
 	assert_true(strlist_has(&s.files, "lib/kw_worker.c"));
 	assert_true(strlist_has(&s.files, "include/linux/kw_worker.h"));
 	series_free(&s);
+}
+
+static void refreshed_patches_replace_their_namesakes(void **state)
+{
+	struct series base, v612;
+
+	(void)state;
+	assert_int_equal(series_load("patch", NULL, &base), 0);
+	assert_int_equal(series_load("patch", "patch/6.12", &v612), 0);
+	assert_int_equal(base.nr, v612.nr);
+	/* 0001 and 0002 are refreshed for 6.12; the rest are shared. */
+	assert_non_null(strstr(v612.patches[0].path, "patch/6.12/"));
+	assert_null(strstr(v612.patches[base.nr - 1].path, "patch/6.12/"));
+	assert_string_not_equal(base.digest, v612.digest);
+	series_free(&base);
+	series_free(&v612);
 }
 
 static void new_files_do_not_touch_the_build_key(void **state)
@@ -61,7 +77,7 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	put("0002-n.patch", text);
 	free(text);
 	put("series", "# comment\n0001-k.patch\n\n0002-n.patch  \n");
-	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_int_equal(s.nr, 2);
 	memcpy(builtin, s.builtin_digest, sizeof(builtin));
 	memcpy(digest, s.digest, sizeof(digest));
@@ -71,7 +87,7 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	text = xasprintf(new_file_fmt, "bbbbbbb", "int b;");
 	put("0002-n.patch", text);
 	free(text);
-	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_string_equal(s.builtin_digest, builtin);
 	assert_string_not_equal(s.digest, digest);
 	series_free(&s);
@@ -81,13 +97,13 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	put("0003-f.patch", text);
 	free(text);
 	put("series", "0001-k.patch\n0002-n.patch\n0003-f.patch # fix\n");
-	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_string_equal(s.builtin_digest, builtin);
 	series_free(&s);
 	text = xasprintf(fix_new_file_fmt, "int d;");
 	put("0003-f.patch", text);
 	free(text);
-	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_string_equal(s.builtin_digest, builtin);
 	series_free(&s);
 
@@ -96,7 +112,7 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	text[strlen(text) - 4] = 'c';
 	put("0001-k.patch", text);
 	free(text);
-	assert_int_equal(series_load(dir, &s), 0);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_string_not_equal(s.builtin_digest, builtin);
 	series_free(&s);
 }
@@ -108,17 +124,17 @@ static void missing_patch_and_missing_series(void **state)
 
 	(void)state;
 	put("series", "0001-k.patch\n0009-gone.patch\n");
-	assert_int_equal(series_load(dir, &s), -1);
+	assert_int_equal(series_load(dir, NULL, &s), -1);
 	series_free(&s);
 	mkdir_p(empty);
-	assert_int_equal(series_load(empty, &s), -1);
+	assert_int_equal(series_load(empty, NULL, &s), -1);
 	series_free(&s);
 	put("series", "# nothing\n");
-	assert_int_equal(series_load(dir, &s), -1);
+	assert_int_equal(series_load(dir, NULL, &s), -1);
 	series_free(&s);
 	put("notapatch.patch", "just words\n");
 	put("series", "notapatch.patch\n");
-	assert_int_equal(series_load(dir, &s), -1);
+	assert_int_equal(series_load(dir, NULL, &s), -1);
 	series_free(&s);
 	free(empty);
 }
@@ -127,6 +143,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(real_series_loads),
+		cmocka_unit_test(refreshed_patches_replace_their_namesakes),
 		cmocka_unit_test(new_files_do_not_touch_the_build_key),
 		cmocka_unit_test(missing_patch_and_missing_series),
 	};

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "lava.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/*
+ * What the tests print: init's first line ends the boot, the suite
+ * markers frame the test, and every KTAP result line is a LAVA case.
+ */
+static const char monitor[] =
+	"- test:\n"
+	"    timeout: {seconds: %d}\n"
+	"    monitors:\n"
+	"    - name: kw_worker\n"
+	"      start: '# kwm-suite: '\n"
+	"      end: '# kwm-done'\n"
+	"      pattern: '(?P<result>ok|not ok) \\d+ (?P<test_case_id>\\S+)[^\\n]*\\n'\n"
+	"      fixupdict: {ok: pass, 'not ok': fail}\n";
+#define BOOT_PROMPT	"prompts: ['# kwm: init started']"
+
+/* @s as a YAML single-quoted scalar (free it). */
+static char *yq(const char *s)
+{
+	char *out = xstrdup("'");
+
+	for (; *s; s++) {
+		char *next = xasprintf("%s%s", out, *s == '\'' ? "''" : (char[]){ *s, 0 });
+
+		free(out);
+		out = next;
+	}
+	return xasprintf("%s'", out);
+}
+
+static int write_text(const char *dir, const char *file, char *text)
+{
+	char *path = xasprintf("%s/%s", dir, file);
+	int ret = write_file_atomic(path, text, strlen(text));
+
+	free(path);
+	free(text);
+	return ret;
+}
+
+/*
+ * The device dictionary that lava-server would render from its qemu
+ * device type for this job: lava-run takes it already rendered.
+ */
+static char *device_yaml(const struct guest *g)
+{
+	char *machine = xasprintf("%s -serial stdio", g->machine);
+	char *q_machine = yq(machine), *q_qemu = yq(g->target->qemu);
+	char *text = xasprintf(
+		"# LAVA's qemu device type, rendered for lava-run (kwmatrix).\n"
+		"available_architectures: [%s]\n"
+		"constants:\n"
+		"  failure_retry: 1\n"
+		"  boot_retry: 1\n"
+		"  spawn_maxread: 4092\n"
+		"  kernel-start-message: 'Linux version [0-9]'\n"
+		"  shutdown-message: 'reboot: Power down'\n"
+		"  default-shell-prompt: 'lava-test: # '\n"
+		"  posix: {lava_test_results_dir: '/lava-%%s', lava_test_sh_cmd: /bin/sh,\n"
+		"          lava_test_shell_file: '~/.bashrc'}\n"
+		"actions:\n"
+		"  deploy: {methods: {image: {parameters: {}}}}\n"
+		"  boot:\n"
+		"    connections: {serial: null}\n"
+		"    methods:\n"
+		"      qemu:\n"
+		"        parameters:\n"
+		"          command: %s\n"
+		"          options: [%s]\n"
+		"timeouts: {actions: {}, connections: {}}\n",
+		g->target->lava_arch, q_qemu, q_machine);
+
+	free(machine);
+	free(q_machine);
+	free(q_qemu);
+	return text;
+}
+
+static char *job_yaml(const struct guest *g, const char *name)
+{
+	char *kernel_arg = xasprintf("-kernel {kernel} -append \"%s\"", g->append);
+	char *kernel_url = xasprintf("file://%s", g->kernel);
+	char *initrd_url = xasprintf("file://%s", g->initrd);
+	char *q_arg = yq(kernel_arg), *q_kernel = yq(kernel_url), *q_initrd = yq(initrd_url);
+	char *test = xasprintf(monitor, (int)g->bound);
+	char *text = xasprintf(
+		"# %s for LAVA's qemu device type: kwmatrix runs it with lava-run,\n"
+		"# and a LAVA server with a qemu device takes it as it is.\n"
+		"device_type: qemu\n"
+		"job_name: 'kwmatrix %s'\n"
+		"timeouts: {job: {seconds: %d}, action: {seconds: %d}}\n"
+		"priority: medium\n"
+		"visibility: public\n"
+		"context: {arch: %s}\n"
+		"actions:\n"
+		"- deploy:\n"
+		"    to: tmpfs\n"
+		"    images:\n"
+		"      kernel: {url: %s, image_arg: %s}\n"
+		"      ramdisk: {url: %s, image_arg: '-initrd {ramdisk}'}\n"
+		"- boot: {method: qemu, media: tmpfs, timeout: {seconds: %d},\n"
+		"         " BOOT_PROMPT "}\n"
+		"%s",
+		name, name, (int)g->bound + 60, (int)g->bound, g->target->lava_arch,
+		q_kernel, q_arg, q_initrd, g->target->boot_seconds, test);
+
+	free(kernel_arg);
+	free(kernel_url);
+	free(initrd_url);
+	free(q_arg);
+	free(q_kernel);
+	free(q_initrd);
+	free(test);
+	return text;
+}
+
+/* The same kernel, initramfs, command line and monitor, for a real board. */
+static char *board_yaml(const struct guest *g, const char *name)
+{
+	char *q_append = yq(g->append), *test = xasprintf(monitor, (int)g->bound);
+	char *text = xasprintf(
+		"# %s on a real board: a template.  Set device_type to the lab's,\n"
+		"# serve the kernel and initramfs of this column over HTTP, and fix\n"
+		"# console= for the board's UART.  Real arm64, POWER and RISC-V\n"
+		"# hardware reorders what QEMU's TCG cannot.\n"
+		"device_type: FILL-IN\n"
+		"job_name: 'kwmatrix %s on hardware'\n"
+		"timeouts: {job: {seconds: %d}, action: {seconds: %d}}\n"
+		"priority: medium\n"
+		"visibility: public\n"
+		"context: {extra_kernel_args: %s}\n"
+		"actions:\n"
+		"- deploy:\n"
+		"    to: tftp\n"
+		"    kernel: {url: 'https://FILL-IN/%s', type: image}\n"
+		"    ramdisk: {url: 'https://FILL-IN/initramfs.cpio', compression: none}\n"
+		"- boot: {method: u-boot, commands: ramdisk, timeout: {seconds: %d},\n"
+		"         " BOOT_PROMPT "}\n"
+		"%s",
+		name, name, (int)g->bound + 300, (int)g->bound, q_append,
+		strrchr(g->kernel, '/') ? strrchr(g->kernel, '/') + 1 : g->kernel,
+		g->target->boot_seconds + 240, test);
+
+	free(q_append);
+	free(test);
+	return text;
+}
+
+/*
+ * lava-run logs one JSON object per line: the guest's console lines are
+ * "target", the verdicts "results".  Rebuild the console, and count the
+ * monitor's cases and the job's verdict for the cell.
+ */
+static void lava_collect(struct guest *g)
+{
+	char *log = read_file(g->qemu_log, NULL), *console = xstrdup(""), *job = NULL;
+	int passed = 0, failed = 0;
+	size_t len = 0, cap = 1;
+
+	for (char *line = log, *next; line && *line; line = next) {
+		char *nl = strchrnul(line, '\n');
+		json_object *o, *msg, *v;
+
+		next = *nl ? nl + 1 : nl;
+		*nl = '\0';
+		o = json_tokener_parse(line);
+		/* The last line may still be being written. */
+		if (!o || !json_object_object_get_ex(o, "msg", &msg) ||
+		    !json_object_object_get_ex(o, "lvl", &v)) {
+			json_object_put(o);
+			continue;
+		}
+		if (!strcmp(json_object_get_string(v), "target")) {
+			const char *text = json_object_get_string(msg);
+			size_t n = strlen(text);
+
+			while (len + n + 2 > cap) {
+				cap *= 2;
+				console = xrealloc(console, cap);
+			}
+			memcpy(console + len, text, n);
+			len += n;
+			console[len++] = '\n';
+			console[len] = '\0';
+		} else if (!strcmp(json_object_get_string(v), "results") &&
+			   json_object_is_type(msg, json_type_object)) {
+			const char *def = json_object_get_string(json_object_object_get(msg, "definition"));
+			const char *kase = json_object_get_string(json_object_object_get(msg, "case"));
+			const char *result = json_object_get_string(json_object_object_get(msg, "result"));
+			const char *error = json_object_get_string(json_object_object_get(msg, "error_msg"));
+
+			if (def && result && !strcmp(def, "kw_worker")) {
+				passed += !strcmp(result, "pass");
+				failed += strcmp(result, "pass") != 0;
+			} else if (def && kase && result && !strcmp(def, "lava") &&
+				   !strcmp(kase, "job")) {
+				free(job);
+				job = error ? xasprintf("%s: %s", result, error) : xstrdup(result);
+			}
+		}
+		json_object_put(o);
+	}
+	write_file_atomic(g->console_log, console, len);
+	free(g->runner_note);
+	g->runner_note = xasprintf("LAVA job %s; monitor cases: %d pass, %d fail",
+				   job ? job : "not finished", passed, failed);
+	free(job);
+	free(console);
+	free(log);
+}
+
+int lava_prepare(struct guest *g, const char *dir, const char *name)
+{
+	char *job = xasprintf("%s/lava-job.yaml", dir);
+	char *device = xasprintf("%s/lava-device.yaml", dir);
+	char *out = xasprintf("%s/lava-output", dir);
+	/* lava-run works in /var/lib/lava/dispatcher/tmp/<id>: one per guest. */
+	char *id = xasprintf("kwm-%d-%s", (int)getpid(), name);
+	char *argv[] = { LAVA_RUN, "--job-id", id, "--device", device,
+			 "--output-dir", out, job, NULL };
+	int ret = write_text(dir, "lava-device.yaml", device_yaml(g)) ||
+		  write_text(dir, "lava-job.yaml", job_yaml(g, name)) ||
+		  write_text(dir, "lava-board-job.yaml", board_yaml(g, name)) ? -1 : 0;
+
+	if (!ret) {
+		for (int i = 0; g->argv[i]; i++)
+			free(g->argv[i]);
+		free(g->argv);
+		g->argv = xcalloc(sizeof(argv) / sizeof(argv[0]), sizeof(*g->argv));
+		for (int i = 0; argv[i]; i++)
+			g->argv[i] = xstrdup(argv[i]);
+		free(g->command);
+		g->command = xasprintf("%s --job-id %s --device %s --output-dir %s %s",
+				       LAVA_RUN, id, device, out, job);
+		g->collect = lava_collect;
+	}
+	free(job);
+	free(device);
+	free(out);
+	free(id);
+	return ret;
+}
