@@ -6,7 +6,12 @@
 #   to kill each mutant, torture operations per second; and, with
 #   BENCH_COLD=1, the cold kernel build (empty build cache, ccache off).
 #
+#   And the cost of each axis of the nightly on its own (kernel version,
+#   x86_64, oracles, build-only targets, static checks): the wall time of
+#   its command, and the build and guest seconds matrix.json records.
+#
 #   bench/bench.sh            (make bench)
+#   BENCH_ONLY=axes bench/bench.sh     just the axes
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
@@ -39,11 +44,43 @@ for path in sys.argv[1:]:
 PY
 }
 
+# axis NAME ARGS...: one axis of the nightly, alone.  On a warm cache the
+# builds are up to date and what is left is make's walk, W=1, sparse and
+# the guests; BENCH_COLD=1 points it at an empty cache instead.
+axis() {
+	name=$1
+	shift
+	cache=${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}
+	[ "${BENCH_COLD:-0}" = 1 ] && cache=$work/cold-$name
+	start=$(date +%s.%N)
+	KWMATRIX_CACHE=$cache "$KWM" run --repo . -r "$work/axis-$name" -d "$DURATION" "$@" \
+		>/dev/null 2>&1 || true
+	end=$(date +%s.%N)
+	python3 - "$name" "$(echo "$end - $start" | bc)" "$*" "$work"/axis-"$name"/*/matrix.json <<'PY'
+import json, sys
+name, wall, args, path = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+m = json.load(open(path))
+build = sum(t["build"]["seconds"] for t in m["targets"])
+guest = sum(t["guest"]["run_seconds"] for t in m["targets"])
+built = sum(not t["build"]["up_to_date"] for t in m["targets"] if t["build"]["status"] == "PASS")
+print(f"axis {name:12} {wall:7.1f} s wall   builds {build:7.1f} s ({built} rebuilt)"
+      f"   guests {guest:6.1f} s   columns {len(m['targets'])}   command: kwmatrix run {args}")
+PY
+}
+
+echo "# the cost of each axis alone (torture ${DURATION} s; BENCH_COLD=1 for an empty cache)"
+axis version -V 6.12 -t arm64 -k plain
+axis x86_64 -t x86_64 -k plain
+axis oracles -t arm64 -k kcsan,kasan
+axis build-only -t armhf,s390x,powerpc,mips64el,sparc64,alpha,hppa,m68k,sh4
+axis static -k plain -s build,sparse,checkpatch
+[ "${BENCH_ONLY:-}" = axes ] && exit 0
+
 # Warm: make sure the kernels are cached, then edit the subject's module.
 echo "# warming the cache (kernels for every target)"
 "$KWM" run --repo . -r "$work/warm" -k plain -s kunit >/dev/null 2>&1 || true
 mkdir -p "$work/patch"
-cp patch/* "$work/patch/"
+cp patch/*.patch patch/series "$work/patch/"
 stamp=$(date +%s)
 sed -i "s/^+MODULE_DESCRIPTION(\"Simple kthread work processor/+MODULE_DESCRIPTION(\"Simple kthread work processor [bench $stamp]/" \
 	"$work"/patch/0001-*.patch

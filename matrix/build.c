@@ -12,7 +12,7 @@
 #define STAMP_BUILT	".kwm-built"
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the initramfs layout or the variants' build changes. */
-#define OUTPUTS_VERSION	"kwmatrix-outputs-3"
+#define OUTPUTS_VERSION	"kwmatrix-outputs-4"
 
 int build_plan(struct build *b, const struct target *t,
 	       const struct oracle *oracle, const struct build_env *env,
@@ -223,9 +223,15 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 	}
 	for (line = order_text ? strtok_r(order_text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		const char *base = strrchr(line, '/');
-		char *next = xasprintf("%sfile /lib/kw/%s %s/%s 0644 0 0\n", list,
-				       base ? base + 1 : line, b->dir, line);
+		const char *base = strrchr(line, '/'), *ext = strrchr(line, '.');
+		char *next;
+
+		base = base ? base + 1 : line;
+		/* 6.1 lists lib/foo.ko, 6.12 lib/foo.o: the module is the .ko. */
+		if (!ext || ext < base || (strcmp(ext, ".o") && strcmp(ext, ".ko")))
+			continue;
+		next = xasprintf("%sfile /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n", list,
+				 (int)(ext - base), base, b->dir, (int)(ext - line), line);
 
 		free(list);
 		list = next;

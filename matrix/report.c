@@ -111,6 +111,10 @@ static void classify_detector(struct suite_result *s, const struct suite *suite)
 	else if (check && check->status == KTAP_FAIL)
 		set_cell(s, CELL_KILLED, xasprintf("%s: %s", check->name,
 						   check->directive ? check->directive : "violated"));
+	else if (!o && !check && s->status == CELL_FAIL)
+		/* Not a survivor: the torture never got to check (a module did not load). */
+		set_cell(s, CELL_FAIL, xasprintf("the %s check never ran: %s", suite->must_kill,
+						 s->reason ? s->reason : "no KTAP case of it"));
 	else if (s->status == CELL_PASS || s->status == CELL_FAIL)
 		set_cell(s, CELL_SURVIVED,
 			 xasprintf("%s did not catch a break it must catch anywhere",

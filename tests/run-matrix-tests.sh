@@ -70,6 +70,8 @@ KWM_PATH=$work/bin
 expect_refused "missing cross compiler" "apt-get install gcc-aarch64-linux-gnu" -t arm64
 ln -sf "$(command -v aarch64-linux-gnu-gcc)" "$work/bin/aarch64-linux-gnu-gcc"
 expect_refused "missing QEMU" "apt-get install qemu-system-arm" -t arm64
+ln -sf "$(command -v qemu-system-aarch64)" "$work/bin/qemu-system-aarch64"
+expect_refused "missing lava-run" "apt-get install lava-dispatcher" -t arm64 -L
 unset KWM_PATH
 
 expect_refused "unwritable results folder" "cannot write results" -t arm64 -r /proc/kwm-results
@@ -408,6 +410,35 @@ if [ $status1 -eq 0 ] && [ $status2 -eq 0 ] &&
 	ok "two runs at once on one cache"
 else
 	bad "two runs at once on one cache (exits $status1 $status2)"
+fi
+
+# Through LAVA: a job per column for LAVA's qemu device type, run here by
+# lava-run, read back into the matrix.  The detector fails KTAP cases, so
+# LAVA's own monitor must count failures too.
+"$KWM" run --repo . -L -r "$work/lava" -t arm64 -k plain -s kunit,detector-early-wake \
+	>"$work/out" 2>"$work/err"
+status=$?
+json=$(ls "$work"/lava/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 0 ] && [ -n "$json" ] && python3 - "$json" <<'PY'
+import json, os, re, sys, yaml
+m = json.load(open(sys.argv[1]))
+t = m["targets"][0]
+cells = {c["suite"]: c["status"] for c in t["cells"]}
+note = t["guest"]["runner_note"] or ""
+folder = os.path.join(os.path.dirname(sys.argv[1]), t["column"])
+job = yaml.safe_load(open(os.path.join(folder, "lava-job.yaml")))
+board = yaml.safe_load(open(os.path.join(folder, "lava-board-job.yaml")))
+fails = re.search(r"(\d+) fail", note)
+sys.exit(0 if cells == {"kunit": "PASS", "detector-early-wake": "KILLED"}
+         and t["guest"]["runner"] == "lava" and note.startswith("LAVA job pass")
+         and fails and int(fails.group(1)) > 0
+         and job["device_type"] == "qemu" and board["actions"][1]["boot"]["method"] == "u-boot"
+         else 1)
+PY
+then
+	ok "LAVA: lava-run boots the jobs, its results read back"
+else
+	bad "LAVA: lava-run boots the jobs, its results read back (exit $status)"
 fi
 
 # A build that fails: the compiler's error in the cell, exit 1, and the
