@@ -817,6 +817,11 @@ static void cmd_list(void)
 		       kwm_targets[i].qemu ? kwm_targets[i].qemu : "build only",
 		       kwm_targets[i].qemu_args ? kwm_targets[i].qemu_args : "",
 		       kwm_targets[i].by_default ? "" : " (not by default)");
+	printf("versions:\n");
+	for (int i = 0; i < kwm_nr_kernel_versions; i++)
+		printf("  %-10s linux-source-%s, the series in patch/%s%s\n",
+		       kwm_kernel_versions[i], kwm_kernel_versions[i],
+		       i ? kwm_kernel_versions[i] : "", i ? "/ over patch/" : " (default)");
 	printf("kernels:\n  %-10s the target's fragments, judged by the tests alone\n",
 	       "plain");
 	for (int i = 0; i < kwm_nr_oracles; i++)

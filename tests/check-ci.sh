@@ -12,8 +12,13 @@ except ImportError:
 
 targets = set(re.findall(r"^([a-z][a-z-]*):", open("Makefile").read(), re.M))
 listing = subprocess.run(["build/kwmatrix", "list"], capture_output=True, text=True).stdout
-known = listing.split("kernels:")[0].splitlines()[1:]
-known = [line.split()[0] for line in known if line.strip()]
+# The indented lines under "targets:", up to the next heading.
+section = listing.split("targets:\n", 1)[-1]
+known = []
+for line in section.splitlines():
+    if not line.startswith("  "):
+        break
+    known.append(line.split()[0])
 bad = 0
 
 def fan_outs(node):
