@@ -28,7 +28,7 @@ static const char monitor[] =
 /* @s as a YAML single-quoted scalar (free it). */
 static char *yq(const char *s)
 {
-	char *out = xstrdup("'");
+	char *out = xstrdup("'"), *quoted;
 
 	for (; *s; s++) {
 		char *next = xasprintf("%s%s", out, *s == '\'' ? "''" : (char[]){ *s, 0 });
@@ -36,7 +36,9 @@ static char *yq(const char *s)
 		free(out);
 		out = next;
 	}
-	return xasprintf("%s'", out);
+	quoted = xasprintf("%s'", out);
+	free(out);
+	return quoted;
 }
 
 static int write_text(const char *dir, const char *file, char *text)

@@ -20,8 +20,9 @@ struct progress_line {
 
 static struct {
 	struct progress_line *lines;
-	int n, width;
-	bool live, drawn;
+	int n, width, height;
+	int drawn;			/* lines on screen now */
+	bool live;
 	pthread_mutex_t lock;
 	pthread_t ticker;
 	volatile bool stopping;
@@ -38,33 +39,49 @@ bool ansi_terminal(FILE *out)
 /* Cursor up over the block, then clear to the end of the screen. */
 static void erase(void)
 {
-	if (p.drawn && p.n)
-		fprintf(stderr, "\033[%dF\033[J", p.n);
-	p.drawn = false;
+	if (p.drawn)
+		fprintf(stderr, "\033[%dF\033[J", p.drawn);
+	p.drawn = 0;
 }
 
+/* One screen line each, or the cursor arithmetic breaks. */
+static void put_line(char *line)
+{
+	fprintf(stderr, "%.*s\033[K\n", p.width - 1, line);
+	free(line);
+	p.drawn++;
+}
+
+/*
+ * Every column, or, when they do not fit on the screen (the nightly's
+ * -t all -V all), the ones at work and a count of the others.
+ */
 static void draw(void)
 {
 	double now = now_seconds();
+	bool fits = p.n < p.height - 2;
+	int queued = 0, done = 0;
 
 	for (int i = 0; i < p.n; i++) {
 		const struct progress_line *l = &p.lines[i];
 		double end = l->ended ? l->ended : now;
 		char clock[32] = "";
-		char *line;
 
+		if (!fits && (!l->started || l->ended)) {
+			queued += !l->started;
+			done += !!l->ended;
+			continue;
+		}
 		if (l->started) {
 			unsigned int secs = (unsigned int)(end - l->started);
 
 			snprintf(clock, sizeof(clock), "%u:%02u", secs / 60, secs % 60);
 		}
-		line = xasprintf("%-18s %6s  %s", l->name, clock, l->status);
-		/* One screen line each, or the cursor arithmetic breaks. */
-		fprintf(stderr, "%.*s\033[K\n", p.width - 1, line);
-		free(line);
+		put_line(xasprintf("%-18s %6s  %s", l->name, clock, l->status));
 	}
+	if (!fits)
+		put_line(xasprintf("%-18s %6s  %d queued, %d done", "...", "", queued, done));
 	fflush(stderr);
-	p.drawn = true;
 }
 
 /* kwm_info() and kwm_error() print above the block. */
@@ -109,8 +126,10 @@ void progress_start(const char *const *names, int n)
 	p.live = ansi_terminal(stderr);
 	if (!p.live)
 		return;
-	p.width = !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 20 ?
-		  ws.ws_col : 80;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 20 || ws.ws_row < 5)
+		ws = (struct winsize){ .ws_col = 80, .ws_row = 24 };
+	p.width = ws.ws_col;
+	p.height = ws.ws_row;
 	kwm_set_print_guard(guard);
 	pthread_mutex_lock(&p.lock);
 	draw();
@@ -177,6 +196,6 @@ void progress_stop(void)
 	memset(&p.lines, 0, sizeof(p.lines));
 	p.n = 0;
 	p.live = false;
-	p.drawn = false;
+	p.drawn = 0;
 	p.stopping = false;
 }
