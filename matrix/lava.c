@@ -222,7 +222,7 @@ static void lava_collect(struct guest *g)
 	free(log);
 }
 
-int lava_prepare(struct guest *g, const char *dir, const char *name)
+int lava_prepare(struct guest *g, const char *dir, const char *name, bool run)
 {
 	char *job = xasprintf("%s/lava-job.yaml", dir);
 	char *device = xasprintf("%s/lava-device.yaml", dir);
@@ -235,7 +235,7 @@ int lava_prepare(struct guest *g, const char *dir, const char *name)
 		  write_text(dir, "lava-job.yaml", job_yaml(g, name)) ||
 		  write_text(dir, "lava-board-job.yaml", board_yaml(g, name)) ? -1 : 0;
 
-	if (!ret) {
+	if (!ret && run) {
 		for (int i = 0; g->argv[i]; i++)
 			free(g->argv[i]);
 		free(g->argv);

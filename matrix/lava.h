@@ -10,6 +10,8 @@
 #ifndef KWM_LAVA_H
 #define KWM_LAVA_H
 
+#include <stdbool.h>
+
 #include "boot.h"
 
 #define LAVA_RUN	"lava-run"
@@ -17,9 +19,9 @@
 
 /*
  * Write lava-job.yaml, lava-device.yaml and lava-board-job.yaml for the
- * prepared guest @g (column @name) into @dir, and make @g run lava-run
- * on them.  -1 if a file cannot be written.
+ * prepared guest @g (column @name) into @dir, for a lab to take; if @run,
+ * make @g boot through lava-run on them.  -1 if a file cannot be written.
  */
-int lava_prepare(struct guest *g, const char *dir, const char *name);
+int lava_prepare(struct guest *g, const char *dir, const char *name, bool run);
 
 #endif

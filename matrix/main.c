@@ -79,8 +79,8 @@ static void usage(FILE *out)
 		"  -j, --jobs N         parallel make jobs (default: host CPUs)\n"
 		"  -d, --duration S     seconds per torture run (default: 10)\n"
 		"  -T, --timeout S      time bound of each guest (default: per target)\n"
-		"  -L, --lava           boot each guest through LAVA's lava-run, with a\n"
-		"                       LAVA job kept beside its results\n");
+		"  -L, --lava           boot each guest through LAVA's lava-run (every\n"
+		"                       run writes the LAVA jobs beside its results)\n");
 }
 
 /* A whole positive number, or -1. */
@@ -729,13 +729,16 @@ static int cmd_run(struct options *o)
 		free(console);
 		free(qemu);
 		free(append);
-		if (o->lava && lava_prepare(&guests[nr_guests], dir, tr->build.name)) {
-			/* Not booted: its cells say so. */
+		/* Every booted column gets its LAVA jobs, for a lab to take. */
+		if (lava_prepare(&guests[nr_guests], dir, tr->build.name, o->lava)) {
 			kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",
 				  tr->build.name, dir);
-			guest_free(&guests[nr_guests]);
-			free(dir);
-			continue;
+			if (o->lava) {
+				/* Not booted: its cells say so. */
+				guest_free(&guests[nr_guests]);
+				free(dir);
+				continue;
+			}
 		}
 		free(dir);
 		guests[nr_guests].name = tr->build.name;
