@@ -19,9 +19,11 @@ const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_ta
  */
 /*
  * The worker's last touches of a flushed work, made late: the flusher
- * first looks at done_seq after sleeping a jiffy or two, by when the
- * worker has published it and lingers 20 ms before it reads flushing.
- * The seed's worker holds no lock there and sleeps; the patched one holds
+ * polls, a jiffy at a time, until the worker has published done_seq, and
+ * the worker lingers 20 ms after that before it reads flushing.  Polling,
+ * not a fixed sleep: a busy worker may reach the work long after it was
+ * queued.  Delays only; wait_event() still checks its condition.  The
+ * seed's worker holds no lock there and sleeps; the patched one holds
  * worker->lock and must spin.
  */
 #define LATE_WAKE_EDITS(linger)						\
@@ -31,7 +33,8 @@ const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_ta
 	  "\t\tsmp_mb();\t/* mb worker-b1 paired with flush-b0 */\n"	\
 	  "\t\t" linger "; /* kwmatrix: still to touch the work */\n" },	\
 	{ "\twait_event(work->done,",					\
-	  "\tmsleep(1); /* kwmatrix: let the worker publish first */\n"	\
+	  "\twhile (seq - READ_ONCE(work->done_seq) > 0)\n"		\
+	  "\t\tmsleep(1); /* kwmatrix: let the worker publish first */\n" \
 	  "\twait_event(work->done," }
 
 const struct detector_mutant kwm_detector_mutants[] = {
