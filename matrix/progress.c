@@ -30,9 +30,10 @@ static struct {
 
 bool ansi_terminal(FILE *out)
 {
-	const char *term = getenv("TERM");
+	const char *term = getenv("TERM"), *no_colour = getenv("NO_COLOR");
 
-	return isatty(fileno(out)) && !getenv("NO_COLOR") && term && *term &&
+	/* no-color.org: NO_COLOR set and not empty turns colour off. */
+	return isatty(fileno(out)) && !(no_colour && *no_colour) && term && *term &&
 	       strcmp(term, "dumb");
 }
 

@@ -117,7 +117,7 @@ static void classify_detector(struct suite_result *s, const struct suite *suite)
 						 s->reason ? s->reason : "no KTAP case of it"));
 	else if (s->status == CELL_PASS || s->status == CELL_FAIL)
 		set_cell(s, CELL_SURVIVED,
-			 xasprintf("%s did not catch a break it must catch anywhere",
+			 xasprintf("%s did not catch a break it must catch anywhere (a slow platform may need a longer -d)",
 				   o ? o->title : suite->must_kill));
 }
 
