@@ -254,6 +254,7 @@ void guest_free(struct guest *g)
 	free(g->append);
 	free(g->accel_note);
 	free(g->runner_note);
+	free(g->runner.verdict);
 	free(g->console_log);
 	free(g->qemu_log);
 	memset(g, 0, sizeof(*g));

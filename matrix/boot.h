@@ -24,6 +24,11 @@ struct guest {
 	char *kernel, *initrd, *append;
 	/* Turns what the runner wrote to qemu_log into console_log, or NULL. */
 	void (*collect)(struct guest *g);
+	struct {
+		long offset;		/* of qemu_log, collected so far */
+		int passed, failed;	/* the runner's own test cases */
+		char *verdict;		/* its job's, once it has one */
+	} runner;
 	char *runner_note;	/* the runner's own verdict, for the cell */
 	const char *accel;	/* "kvm" or "tcg" */
 	char *accel_note;	/* why, for the cell: "TCG: /dev/kvm: No such file" */

@@ -161,41 +161,42 @@ static char *board_yaml(const struct guest *g, const char *name)
 
 /*
  * lava-run logs one JSON object per line: the guest's console lines are
- * "target", the verdicts "results".  Rebuild the console, and count the
- * monitor's cases and the job's verdict for the cell.
+ * "target", the verdicts "results".  Called every poll, so it reads only
+ * the complete lines that came since the last call: appends the console
+ * lines to console.log, and counts the monitor's cases and the job's
+ * verdict for the cell.
  */
 static void lava_collect(struct guest *g)
 {
-	char *log = read_file(g->qemu_log, NULL), *console = xstrdup(""), *job = NULL;
-	int passed = 0, failed = 0;
-	size_t len = 0, cap = 1;
+	FILE *in = fopen(g->qemu_log, "r"), *out;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 
-	for (char *line = log, *next; line && *line; line = next) {
-		char *nl = strchrnul(line, '\n');
-		json_object *o, *msg, *v;
+	if (!in)
+		return;
+	out = fopen(g->console_log, "a");
+	if (!out || fseek(in, g->runner.offset, SEEK_SET)) {
+		fclose(in);
+		if (out)
+			fclose(out);
+		return;
+	}
+	/* A line still being written waits for the next call. */
+	while ((len = getline(&line, &cap, in)) > 0 && line[len - 1] == '\n') {
+		json_object *o, *msg, *lvl;
 
-		next = *nl ? nl + 1 : nl;
-		*nl = '\0';
+		g->runner.offset += len;
+		line[len - 1] = '\0';
 		o = json_tokener_parse(line);
-		/* The last line may still be being written. */
 		if (!o || !json_object_object_get_ex(o, "msg", &msg) ||
-		    !json_object_object_get_ex(o, "lvl", &v)) {
+		    !json_object_object_get_ex(o, "lvl", &lvl)) {
 			json_object_put(o);
 			continue;
 		}
-		if (!strcmp(json_object_get_string(v), "target")) {
-			const char *text = json_object_get_string(msg);
-			size_t n = strlen(text);
-
-			while (len + n + 2 > cap) {
-				cap *= 2;
-				console = xrealloc(console, cap);
-			}
-			memcpy(console + len, text, n);
-			len += n;
-			console[len++] = '\n';
-			console[len] = '\0';
-		} else if (!strcmp(json_object_get_string(v), "results") &&
+		if (!strcmp(json_object_get_string(lvl), "target")) {
+			fprintf(out, "%s\n", json_object_get_string(msg));
+		} else if (!strcmp(json_object_get_string(lvl), "results") &&
 			   json_object_is_type(msg, json_type_object)) {
 			const char *def = json_object_get_string(json_object_object_get(msg, "definition"));
 			const char *kase = json_object_get_string(json_object_object_get(msg, "case"));
@@ -203,23 +204,24 @@ static void lava_collect(struct guest *g)
 			const char *error = json_object_get_string(json_object_object_get(msg, "error_msg"));
 
 			if (def && result && !strcmp(def, "kw_worker")) {
-				passed += !strcmp(result, "pass");
-				failed += strcmp(result, "pass") != 0;
+				g->runner.passed += !strcmp(result, "pass");
+				g->runner.failed += strcmp(result, "pass") != 0;
 			} else if (def && kase && result && !strcmp(def, "lava") &&
 				   !strcmp(kase, "job")) {
-				free(job);
-				job = error ? xasprintf("%s: %s", result, error) : xstrdup(result);
+				free(g->runner.verdict);
+				g->runner.verdict = error ? xasprintf("%s: %s", result, error) :
+						    xstrdup(result);
 			}
 		}
 		json_object_put(o);
 	}
-	write_file_atomic(g->console_log, console, len);
+	free(line);
+	fclose(in);
+	fclose(out);
 	free(g->runner_note);
 	g->runner_note = xasprintf("LAVA job %s; monitor cases: %d pass, %d fail",
-				   job ? job : "not finished", passed, failed);
-	free(job);
-	free(console);
-	free(log);
+				   g->runner.verdict ? g->runner.verdict : "not finished",
+				   g->runner.passed, g->runner.failed);
 }
 
 int lava_prepare(struct guest *g, const char *dir, const char *name, bool run)

@@ -132,14 +132,18 @@ static const char *name_of(enum names which, int i)
 	return i ? kwm_oracles[i - 1].name : "plain";
 }
 
+static int nr_names(enum names which)
+{
+	return which == TARGET_NAMES ? kwm_nr_targets :
+	       which == SUITE_NAMES ? kwm_nr_suites :
+	       which == VERSION_NAMES ? kwm_nr_kernel_versions : kwm_nr_oracles + 1;
+}
+
 static char *known_names(enum names which)
 {
 	char *out = xstrdup("");
-	int n = which == TARGET_NAMES ? kwm_nr_targets :
-		which == SUITE_NAMES ? kwm_nr_suites :
-		which == VERSION_NAMES ? kwm_nr_kernel_versions : kwm_nr_oracles + 1;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < nr_names(which); i++) {
 		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
 				       name_of(which, i));
 
@@ -147,6 +151,25 @@ static char *known_names(enum names which)
 		out = next;
 	}
 	return out;
+}
+
+/* Every name in @asked is one of @which; else one line naming the @what. */
+static int check_known(enum names which, const char *what, const struct strlist *asked)
+{
+	for (int i = 0; i < asked->n; i++) {
+		bool found = false;
+		char *known;
+
+		for (int k = 0; k < nr_names(which) && !found; k++)
+			found = !strcmp(asked->v[i], name_of(which, k));
+		if (found)
+			continue;
+		known = known_names(which);
+		kwm_error("unknown %s '%s' (fix: pick from %s)", what, asked->v[i], known);
+		free(known);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -281,54 +304,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (!o->kernels.n)
 		for (int i = 0; i <= kwm_nr_oracles; i++)
 			strlist_add(&o->kernels, name_of(KERNEL_NAMES, i));
-	for (int i = 0; i < o->kernels.n; i++) {
-		bool found;
-
-		oracle_find(o->kernels.v[i], &found);
-		if (!found) {
-			char *known = known_names(KERNEL_NAMES);
-
-			kwm_error("unknown kernel '%s' (fix: pick from %s)",
-				  o->kernels.v[i], known);
-			free(known);
-			return -1;
-		}
-	}
-	for (int i = 0; i < o->versions.n; i++) {
-		bool known = false;
-
-		for (int v = 0; v < kwm_nr_kernel_versions; v++)
-			known |= !strcmp(o->versions.v[i], kwm_kernel_versions[v]);
-		if (!known) {
-			char *names = known_names(VERSION_NAMES);
-
-			kwm_error("unknown kernel version '%s' (fix: pick from %s)",
-				  o->versions.v[i], names);
-			free(names);
-			return -1;
-		}
-	}
-	for (int i = 0; i < o->targets.n; i++) {
-		if (!target_find(o->targets.v[i])) {
-			char *known = known_names(TARGET_NAMES);
-
-			kwm_error("unknown target '%s' (fix: pick from %s)",
-				  o->targets.v[i], known);
-			free(known);
-			return -1;
-		}
-	}
-	for (int i = 0; i < o->suites.n; i++) {
-		if (!suite_find(o->suites.v[i])) {
-			char *known = known_names(SUITE_NAMES);
-
-			kwm_error("unknown suite '%s' (fix: pick from %s)",
-				  o->suites.v[i], known);
-			free(known);
-			return -1;
-		}
-	}
-	return 0;
+	return check_known(KERNEL_NAMES, "kernel", &o->kernels) ||
+	       check_known(VERSION_NAMES, "kernel version", &o->versions) ||
+	       check_known(TARGET_NAMES, "target", &o->targets) ||
+	       check_known(SUITE_NAMES, "suite", &o->suites) ? -1 : 0;
 }
 
 /* Every host tool a target needs, each named with its Debian package. */
