@@ -5,8 +5,13 @@
  * Mounts proc, sys and dev, runs the suites named on the kernel command
  * line, lets their KTAP reach the console, and powers the machine off.
  *
- *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...]
+ *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...][:PARAMS]
  *   MODULE.PARAM=VALUE            passed to MODULE when it is loaded
+ *   kwm.catch=TEXT                ends a suite early, see below
+ *   kwm.subject=MODULE            the module a caught report must name
+ *
+ * PARAMS, "MODULE.PARAM=VALUE[,MODULE.PARAM=VALUE...]", are one suite's
+ * own and override the command line's.
  *
  * A MODULE is a path under /lib/kw without ".ko".  The modules of a suite
  * are loaded in order and unloaded in reverse order once the suite ends,
@@ -15,6 +20,12 @@
  * through printk while they load.  A module that fails to load is
  * reported here, as a KTAP document of its own, and the guest still
  * powers off.
+ *
+ * A sanitizer samples, so a detector meant for one runs long; once the
+ * kernel logs a line holding kwm.catch's TEXT and "[MODULE]" (a report of
+ * the sanitizer in the subject), the suite has done its job.  A watcher
+ * child reading /dev/kmsg then signals this process, which wakes the
+ * torture module's interruptible sleep and so ends its run early.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,17 +35,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #define CMDLINE_MAX	4096
 #define PARAMS_MAX	1024
 #define MODULES_MAX	16
+#define CATCH_MAX	128
+#define RECORD_MAX	8192
 
 static char cmdline[CMDLINE_MAX];
+static char catch_text[CATCH_MAX], catch_module[CATCH_MAX];
+static volatile sig_atomic_t caught;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -90,21 +107,54 @@ static int next_token(const char **pos, char *tok, size_t size)
 	return 1;
 }
 
-/* Collect "MODULE.PARAM=VALUE" tokens for @module as "PARAM=VALUE ...". */
-static void module_params(const char *module, char *out, size_t size)
+/* Append "PARAM=VALUE" to @out if @tok is "@module.PARAM=VALUE". */
+static void add_param(const char *tok, size_t tok_len, const char *module,
+		      char *out, size_t size, size_t *used)
 {
-	size_t mlen = strlen(module), used = 0;
+	size_t mlen = strlen(module);
+
+	if (*used >= size || tok_len <= mlen + 1 ||
+	    strncmp(tok, module, mlen) || tok[mlen] != '.')
+		return;
+	*used += snprintf(out + *used, size - *used, "%s%.*s", *used ? " " : "",
+			  (int)(tok_len - mlen - 1), tok + mlen + 1);
+	if (*used >= size)
+		out[size - 1] = '\0';
+}
+
+/*
+ * Collect @module's parameters as "PARAM=VALUE ...": the command line's,
+ * then the suite's own, which win as the kernel applies them in order.
+ */
+static void module_params(const char *module, const char *suite_params,
+			  char *out, size_t size)
+{
+	const char *pos = cmdline, *p;
+	size_t used = 0;
+	char tok[512];
+
+	out[0] = '\0';
+	while (next_token(&pos, tok, sizeof(tok)))
+		add_param(tok, strlen(tok), module, out, size, &used);
+	for (p = suite_params; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		add_param(p, len, module, out, size, &used);
+		p += len + (p[len] == ',');
+	}
+}
+
+/* The value of the first "@key=VALUE" token, or "" if there is none. */
+static void cmdline_value(const char *key, char *out, size_t size)
+{
 	const char *pos = cmdline;
+	size_t klen = strlen(key);
 	char tok[512];
 
 	out[0] = '\0';
 	while (next_token(&pos, tok, sizeof(tok))) {
-		if (strncmp(tok, module, mlen) || tok[mlen] != '.')
-			continue;
-		used += snprintf(out + used, size - used, "%s%s",
-				 used ? " " : "", tok + mlen + 1);
-		if (used >= size) {
-			out[size - 1] = '\0';
+		if (!strncmp(tok, key, klen) && tok[klen] == '=') {
+			snprintf(out, size, "%s", tok + klen + 1);
 			return;
 		}
 	}
@@ -117,14 +167,14 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static int load_module(const char *path)
+static int load_module(const char *path, const char *suite_params)
 {
 	const char *name = basename_of(path);
 	char file[256], params[PARAMS_MAX];
 	int fd, ret;
 
 	snprintf(file, sizeof(file), "/lib/kw/%s.ko", path);
-	module_params(name, params, sizeof(params));
+	module_params(name, suite_params, params, sizeof(params));
 	say("# kwm: load %s %s\n", path, params);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -141,11 +191,77 @@ static void unload_module(const char *path)
 		say("# kwm: unload %s: %s\n", path, strerror(errno));
 }
 
-/* Run one "NAME:MODULE[+MODULE...]" suite. */
+static void on_caught(int sig)
+{
+	(void)sig;
+	caught = 1;
+}
+
+/* Does one /dev/kmsg record ("PRIO,SEQ,TIME,FLAGS;TEXT") show the catch? */
+static int is_catch(const char *record)
+{
+	const char *text = strchr(record, ';');
+	char bracketed[CATCH_MAX + 2];
+
+	snprintf(bracketed, sizeof(bracketed), "[%s]", catch_module);
+	return text && strstr(text, catch_text) && strstr(text, bracketed);
+}
+
+/*
+ * Fork a child that signals us at the first catch logged from now on;
+ * its pid, or -1 if nothing is to be caught or it cannot watch.
+ */
+static pid_t watch_for_catch(void)
+{
+	char record[RECORD_MAX];
+	pid_t pid;
+	ssize_t n;
+	int fd;
+
+	caught = 0;
+	if (!catch_text[0] || !catch_module[0])
+		return -1;
+	/* Opened here, so that no record logged after this is missed. */
+	fd = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	lseek(fd, 0, SEEK_END);
+	pid = fork();
+	if (pid) {
+		close(fd);
+		return pid;
+	}
+	for (;;) {
+		n = read(fd, record, sizeof(record) - 1);
+		/* EPIPE: records were overwritten before we read them. */
+		if (n < 0 && errno != EPIPE && errno != EINTR)
+			_exit(0);
+		if (n <= 0)
+			continue;
+		record[n] = '\0';
+		if (is_catch(record)) {
+			kill(getppid(), SIGUSR1);
+			_exit(0);
+		}
+	}
+}
+
+static void stop_watching(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Run one "NAME:MODULE[+MODULE...][:PARAMS]" suite. */
 static void run_suite(char *suite)
 {
 	char *modules[MODULES_MAX], *colon = strchr(suite, ':'), *mod, *save;
+	char *params;
 	int nr = 0, i, ret;
+	pid_t watcher;
 
 	if (!colon) {
 		say("KTAP version 1\n1..1\nnot ok 1 %s # malformed kwm.run entry\n",
@@ -153,10 +269,14 @@ static void run_suite(char *suite)
 		return;
 	}
 	*colon = '\0';
+	params = strchr(colon + 1, ':');
+	if (params)
+		*params++ = '\0';
 	say("# kwm-suite: %s\n", suite);
+	watcher = watch_for_catch();
 	for (mod = strtok_r(colon + 1, "+", &save); mod && nr < MODULES_MAX;
 	     mod = strtok_r(NULL, "+", &save)) {
-		ret = load_module(mod);
+		ret = load_module(mod, params);
 		if (ret) {
 			say("KTAP version 1\n1..1\nnot ok 1 %s # load failed: %s\n",
 			    basename_of(mod), strerror(-ret));
@@ -164,6 +284,10 @@ static void run_suite(char *suite)
 		}
 		modules[nr++] = mod;
 	}
+	stop_watching(watcher);
+	if (caught)
+		say("# kwm: ended early: the kernel reported \"%s\" in [%s]\n",
+		    catch_text, catch_module);
 	for (i = nr - 1; i >= 0; i--)
 		unload_module(modules[i]);
 	say("# kwm-suite-end: %s\n", suite);
@@ -196,6 +320,10 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 
 	read_cmdline();
+	cmdline_value("kwm.catch", catch_text, sizeof(catch_text));
+	cmdline_value("kwm.subject", catch_module, sizeof(catch_module));
+	/* No SA_RESTART: the signal is to cut the module's sleep short. */
+	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_caught }, NULL);
 	say("# kwm: init started\n");
 	run_suites();
 	say("# kwm-done\n");

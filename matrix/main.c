@@ -36,6 +36,7 @@
 #include "targets.h"
 #include "tree.h"
 #include "util.h"
+#include "variants.h"
 
 #define EXIT_CELLS_FAILED	1
 #define EXIT_BAD_INPUT		2
@@ -443,24 +444,54 @@ static int torture_seconds(const struct options *o, const struct target_result *
 	return o->duration;
 }
 
+/*
+ * A detector of the column's oracle hunts: it runs until the oracle
+ * reports on the subject (the guest's init ends it then), or this long.
+ */
+static int hunt_seconds(const struct options *o, const struct target_result *tr,
+			const struct suite *s)
+{
+	int seconds = torture_seconds(o, tr);
+
+	if (!s->duration_module || !tr->oracle || !s->must_kill ||
+	    strcmp(s->must_kill, tr->oracle->name))
+		return 0;
+	return tr->oracle->hunt_seconds > seconds ? tr->oracle->hunt_seconds : seconds;
+}
+
 static char *kernel_append(const struct options *o, const struct target_result *tr)
 {
 	char *run = xstrdup("");
-	char *append, *next;
+	char *append, *next, *own;
 
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
+		int hunt = hunt_seconds(o, tr, s);
 
 		if (s->static_check)
 			continue;
-		next = xasprintf("%s%s%s:%s", run, *run ? ";" : "", s->name, s->modules);
+		own = hunt ? xasprintf(":%s.duration=%d", s->duration_module, hunt) :
+			     xstrdup("");
+		next = xasprintf("%s%s%s:%s%s", run, *run ? ";" : "", s->name,
+				 s->modules, own);
+		free(own);
 		free(run);
 		run = next;
 	}
-	append = xasprintf("console=%s panic=-1 kwm.run=%s%s%s", tr->target->console,
-			   run, tr->oracle && tr->oracle->cmdline ? " " : "",
-			   tr->oracle && tr->oracle->cmdline ? tr->oracle->cmdline : "");
+	append = xasprintf("console=%s panic=-1 kwm.run=%s", tr->target->console, run);
 	free(run);
+	if (tr->oracle) {
+		/*
+		 * "KCSAN:" and "[kw_worker]" on one line: the title of a report
+		 * on the subject.  No spaces, no quotes: LAVA splits the line.
+		 */
+		next = xasprintf("%s kwm.catch=%s: kwm.subject=%s%s%s", append,
+				 tr->oracle->title, SUBJECT_MODULE,
+				 tr->oracle->cmdline ? " " : "",
+				 tr->oracle->cmdline ? tr->oracle->cmdline : "");
+		free(append);
+		append = next;
+	}
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
@@ -489,7 +520,10 @@ static int guest_bound(const struct options *o, const struct target_result *tr)
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		bound += s->seconds + (s->duration_module ? torture_seconds(o, tr) : 0);
+		int hunt = hunt_seconds(o, tr, s);
+
+		bound += s->seconds + (hunt ? hunt : s->duration_module ?
+				       torture_seconds(o, tr) : 0);
 	}
 	return bound;
 }

@@ -18,6 +18,7 @@ struct oracle {
 	const char *cmdline;		/* its boot parameters */
 	bool blame_stack;		/* blame the call trace, not the title */
 	int min_seconds;		/* torture time it needs, whatever -d says */
+	int hunt_seconds;		/* and a detector of it, which ends once caught */
 	const char *limits;		/* what it cannot see, for its cells */
 };
 

@@ -4,6 +4,7 @@
  * (paths under the initramfs's /lib/kw, without .ko), and how long the
  * suite may take on top of booting.  Module parameters are the guest's,
  * not the suite's: suites with different @params never share a kernel.
+ * A detector of an oracle is the exception: its duration is its own.
  */
 #ifndef KWM_SUITES_H
 #define KWM_SUITES_H

@@ -174,6 +174,18 @@ real_matrix() {
 # The plain kernels of every target; the oracles on one (all nightly).
 real_matrix "every target" -k plain
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
+# Their detectors hunt: each suite ends at its oracle's first report on
+# the subject, long before the oracle's hunt_seconds.
+hunted=0
+for col in kcsan kasan; do
+	grep -q "^# kwm: ended early: the kernel reported \"${col^^}:\" in \[kw_worker\]" \
+		"$work"/matrix/*/arm64+$col/console.log && hunted=$((hunted + 1))
+done
+if [ "$hunted" -eq 2 ]; then
+	ok "oracle detectors end at their oracle's first report"
+else
+	bad "oracle detectors end at their oracle's first report"
+fi
 # The second kernel version, with the series refreshed in patch/6.12/.
 real_matrix "linux-source-6.12 on arm64" -V 6.12 -t arm64 -k plain
 # The nightly's merge job, on these three runs as shards: exit 0 if every
