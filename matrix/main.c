@@ -57,6 +57,8 @@ struct options {
 static void on_signal(int sig)
 {
 	stop_requested = sig;
+	/* A build stops now, not when its make is done. */
+	kwm_forward_signal(sig);
 }
 
 static void usage(FILE *out)
@@ -714,6 +716,12 @@ static int cmd_run(struct options *o)
 		if (tr->build_ok) {
 			progress_set(i, "%s in %.1f s", tr->build.up_to_date ?
 				     "up to date" : "built", tr->build.seconds);
+		} else if (stop_requested) {
+			/* Its make was passed the signal: not a failure of the series. */
+			free(tr->build.error);
+			tr->build.error = xasprintf("%s build: stopped by %s before it finished",
+						    tr->build.name, strsignal(stop_requested));
+			progress_done(i, "build stopped");
 		} else {
 			kwm_error("%s", tr->build.error);
 			progress_done(i, "build failed");

@@ -148,6 +148,12 @@ static void update(int i, bool done, const char *fmt, va_list ap)
 	if (vasprintf(&status, fmt, ap) < 0)
 		return;
 	pthread_mutex_lock(&p.lock);
+	/* A column that ended early (its build failed) keeps its last word. */
+	if (done && p.lines[i].ended) {
+		pthread_mutex_unlock(&p.lock);
+		free(status);
+		return;
+	}
 	free(p.lines[i].status);
 	p.lines[i].status = status;
 	if (!p.lines[i].started)

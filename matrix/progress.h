@@ -17,7 +17,7 @@ bool ansi_terminal(FILE *out);
 void progress_start(const char *const *names, int n);
 /* Column @i is now doing what @fmt says; its clock starts on the first call. */
 void progress_set(int i, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Column @i has finished: its clock stops. */
+/* Column @i has finished: its clock stops, and later calls are ignored. */
 void progress_done(int i, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Leave the final lines on the terminal and stop redrawing. */
 void progress_stop(void);

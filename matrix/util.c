@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <openssl/evp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,12 +242,40 @@ int run_cmd(char *const argv[], const char *log, const char *cwd)
 	return wait_cmd(spawn_cmd(argv, log, cwd));
 }
 
+#define CMDS_MAX	64
+
+/* Running commands' pids, 0 for a free slot: read by a signal handler. */
+static volatile sig_atomic_t running_cmds[CMDS_MAX];
+
+void kwm_forward_signal(int sig)
+{
+	for (int i = 0; i < CMDS_MAX; i++)
+		if (running_cmds[i] > 0)
+			kill(-running_cmds[i], sig);
+}
+
+static void track_cmd(pid_t old, pid_t new)
+{
+	for (int i = 0; i < CMDS_MAX; i++) {
+		if (running_cmds[i] == old) {
+			running_cmds[i] = new;
+			return;
+		}
+	}
+}
+
 pid_t spawn_cmd(char *const argv[], const char *log, const char *cwd)
 {
 	pid_t pid = fork();
 	int fd;
 
+	if (pid > 0) {
+		/* Both sides set the group: no window where a signal misses it. */
+		setpgid(pid, pid);
+		track_cmd(0, pid);
+	}
 	if (pid == 0) {
+		setpgid(0, 0);
 		if (cwd && chdir(cwd))
 			_exit(127);
 		if (log) {
@@ -274,9 +303,13 @@ int wait_cmd(pid_t pid)
 
 	if (pid < 0)
 		return -1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			track_cmd(pid, 0);
 			return -1;
+		}
+	}
+	track_cmd(pid, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

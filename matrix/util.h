@@ -46,6 +46,12 @@ int run_cmd(char *const argv[], const char *log, const char *cwd);
 /* The same in two steps, to run several at once; -1 if fork failed. */
 pid_t spawn_cmd(char *const argv[], const char *log, const char *cwd);
 int wait_cmd(pid_t pid);
+/*
+ * Each command runs in a process group of its own, so that a signal to
+ * the driver alone (CI's SIGTERM) reaches a make and its compilers too:
+ * a signal handler calls this to pass @sig on to every running command.
+ */
+void kwm_forward_signal(int sig);
 /* Like run_cmd() but through "sh -c". */
 int run_shell(const char *cmd, const char *log);
 /* First line of a command's stdout, or NULL. */

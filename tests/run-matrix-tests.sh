@@ -177,9 +177,9 @@ real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
 # Their detectors hunt: each suite ends at its oracle's first report on
 # the subject, long before the oracle's hunt_seconds.
 hunted=0
-for col in kcsan kasan; do
-	grep -q "^# kwm: ended early: the kernel reported \"${col^^}:\" in \[kw_worker\]" \
-		"$work"/matrix/*/arm64+$col/console.log && hunted=$((hunted + 1))
+for oracle in kcsan:KCSAN kasan:KASAN; do
+	grep -q "^# kwm: ended early: the kernel reported \"${oracle#*:}:\" in \[kw_worker\]" \
+		"$work"/matrix/*/arm64+"${oracle%:*}"/console.log && hunted=$((hunted + 1))
 done
 if [ "$hunted" -eq 2 ]; then
 	ok "oracle detectors end at their oracle's first report"
@@ -409,6 +409,38 @@ interrupted() {
 interrupted INT 130 "Ctrl-C: incomplete results, guests gone, exit 130"
 # As CI services send at their time limit.
 interrupted TERM 143 "SIGTERM: incomplete results, guests gone, exit 143"
+
+# SIGTERM during a build (a cache of its own, so that it builds): the make
+# and its compilers stop with the driver, and no build stamp is left.
+rm -rf "$work/termcache" && mkdir -p "$work/termcache"
+ln -s "${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}/src" "$work/termcache/src"
+"$KWM" run --repo . -c "$work/termcache" -r "$work/termbuild" -t arm64 -k plain -s kunit \
+	>"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 120); do
+	grep -q "building in" "$work/err" && break
+	sleep 1
+done
+sleep 5
+kill -TERM $pid
+for _ in $(seq 1 30); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 1
+done
+kill -KILL $pid 2>/dev/null
+wait $pid
+status=$?
+json=$(ls "$work"/termbuild/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 143 ] && grep -q '"complete": false' "$json" &&
+   grep -q "stopped by Terminated" "$json" &&
+   ! pgrep -f "$work/termcache" >/dev/null &&
+   [ -z "$(find "$work/termcache/build" -name .kwm-built 2>/dev/null)" ]; then
+	ok "SIGTERM during a build: make stopped too, no build stamp"
+else
+	bad "SIGTERM during a build: make stopped too, no build stamp (exit $status)"
+fi
+pkill -f "$work/termcache" 2>/dev/null
+rm -rf "$work/termcache"
 
 # Two runs at once on one cache: the second waits, both complete.
 "$KWM" run --repo . -r "$work/two" -t arm64 -k plain -s kunit >"$work/out1" 2>&1 &
