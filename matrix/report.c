@@ -572,12 +572,13 @@ int report_write_json(const struct run *run)
 char *report_column_summary(const struct target_result *tr)
 {
 	int count[CELL_NR_STATUSES] = { 0 };
-	char *out = xstrdup("done:");
+	char *out;
 
 	if (tr->unavailable)
 		return xstrdup(tr->unavailable);
 	if (!tr->build_ok)
 		return xstrdup("build failed");
+	out = xstrdup("done:");
 	for (int i = 0; i < tr->console.nr_suites; i++)
 		count[tr->console.suites[i].status]++;
 	for (int s = 0; s < CELL_NR_STATUSES; s++) {
