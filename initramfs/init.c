@@ -201,10 +201,8 @@ static void on_caught(int sig)
 static int is_catch(const char *record)
 {
 	const char *text = strchr(record, ';');
-	char bracketed[CATCH_MAX + 2];
 
-	snprintf(bracketed, sizeof(bracketed), "[%s]", catch_module);
-	return text && strstr(text, catch_text) && strstr(text, bracketed);
+	return text && strstr(text, catch_text) && strstr(text, catch_module);
 }
 
 /*
@@ -286,7 +284,7 @@ static void run_suite(char *suite)
 	}
 	stop_watching(watcher);
 	if (caught)
-		say("# kwm: ended early: the kernel reported \"%s\" in [%s]\n",
+		say("# kwm: ended early: the kernel reported \"%s\" in %s\n",
 		    catch_text, catch_module);
 	for (i = nr - 1; i >= 0; i--)
 		unload_module(modules[i]);
@@ -321,7 +319,12 @@ int main(void)
 
 	read_cmdline();
 	cmdline_value("kwm.catch", catch_text, sizeof(catch_text));
-	cmdline_value("kwm.subject", catch_module, sizeof(catch_module));
+	cmdline_value("kwm.subject", catch_module + 1, sizeof(catch_module) - 2);
+	/* As stack frames and report titles name a module: "[kw_worker]". */
+	if (catch_module[1]) {
+		catch_module[0] = '[';
+		strcat(catch_module, "]");
+	}
 	/* No SA_RESTART: the signal is to cut the module's sleep short. */
 	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_caught }, NULL);
 	say("# kwm: init started\n");

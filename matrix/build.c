@@ -10,9 +10,10 @@
 
 #define STAMP_CONFIG	".kwm-configured"
 #define STAMP_BUILT	".kwm-built"
+#define STAMP_INITRAMFS	"kwm/initramfs.digest"
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the initramfs layout or the variants' build changes. */
-#define OUTPUTS_VERSION	"kwmatrix-outputs-4"
+#define OUTPUTS_VERSION	"kwmatrix-outputs-5"
 
 int build_plan(struct build *b, const struct target *t,
 	       const struct oracle *oracle, const struct build_env *env,
@@ -280,11 +281,13 @@ out:
 	return ret;
 }
 
-/* What the build stamp records: the whole series and the init's source. */
+/*
+ * What the build stamp records: the whole series and the driver's tables
+ * of variants.  Not the init: only the initramfs holds it (see below).
+ */
 static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 {
 	struct kwm_hash *h = hash_new();
-	char *init = xasprintf("%s/initramfs/init.c", env->repo);
 	char *calibration = xasprintf("%s/calibrate/%s.c", env->repo,
 				      CALIBRATION_MODULE);
 
@@ -303,11 +306,51 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 			hash_add_str(h, m->edits[j].replace);
 		}
 	}
-	hash_add_file(h, init);
 	hash_add_file(h, calibration);
 	hash_final(h, out);
-	free(init);
 	free(calibration);
+}
+
+/* The initramfs holds the built modules and the init: both digests. */
+static void initramfs_digest(const struct build_env *env, const char *built,
+			     char out[KWM_HASH_HEX])
+{
+	struct kwm_hash *h = hash_new();
+	char *init = xasprintf("%s/initramfs/init.c", env->repo);
+
+	hash_add_str(h, built);
+	hash_add_file(h, init);
+	hash_final(h, out);
+	free(init);
+}
+
+static bool initramfs_current(const struct build *b, const char *digest)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, STAMP_INITRAMFS);
+	char *recorded = read_file(stamp, NULL);
+	bool current = recorded && !strcmp(recorded, digest) &&
+		       path_exists(b->initramfs);
+
+	free(recorded);
+	free(stamp);
+	return current;
+}
+
+/* Build the initramfs, then record what it was built from. */
+static int make_initramfs(struct build *b, const struct build_env *env,
+			  const char *digest)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, STAMP_INITRAMFS);
+	int ret;
+
+	unlink(stamp);
+	ret = build_initramfs(b, env);
+	if (!ret && write_file_atomic(stamp, digest, strlen(digest))) {
+		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
+		ret = -1;
+	}
+	free(stamp);
+	return ret;
 }
 
 /*
@@ -406,16 +449,18 @@ int build_run(struct build *b, const struct build_env *env,
 {
 	char *stamp = xasprintf("%s/%s", b->dir, STAMP_BUILT);
 	char *recorded = read_file(stamp, NULL);
-	char digest[KWM_HASH_HEX];
+	char digest[KWM_HASH_HEX], init_digest[KWM_HASH_HEX];
 	double start = now_seconds();
 	int ret = -1;
 
 	inputs_digest(env, digest);
-	if (recorded && !strcmp(recorded, digest) && path_exists(b->image) &&
-	    (!b->target->qemu || path_exists(b->initramfs))) {
-		b->up_to_date = true;
+	initramfs_digest(env, digest, init_digest);
+	if (recorded && !strcmp(recorded, digest) && path_exists(b->image)) {
 		check_sparse(b, env);
-		ret = 0;
+		/* Nothing boots a build-only target. */
+		b->up_to_date = !b->target->qemu || initramfs_current(b, init_digest);
+		/* Only the init changed: the kernel and its modules stand. */
+		ret = b->up_to_date ? 0 : make_initramfs(b, env, init_digest);
 		goto out;
 	}
 	if (configure(b, env, frags))
@@ -437,8 +482,7 @@ int build_run(struct build *b, const struct build_env *env,
 	check_sparse(b, env);
 	if (variants_build(b, env))
 		goto out;
-	/* Nothing boots a build-only target. */
-	if (b->target->qemu && build_initramfs(b, env))
+	if (b->target->qemu && make_initramfs(b, env, init_digest))
 		goto out;
 	if (write_file_atomic(stamp, digest, strlen(digest))) {
 		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);

@@ -447,18 +447,21 @@ static int torture_seconds(const struct options *o, const struct target_result *
 }
 
 /*
- * A detector of the column's oracle hunts: it runs until the oracle
- * reports on the subject (the guest's init ends it then), or this long.
+ * How long suite @s tortures, 0 if it does not.  A detector of the
+ * column's oracle hunts: it runs until the oracle reports on the subject
+ * (the guest's init ends it then), or the oracle's hunt_seconds.
  */
-static int hunt_seconds(const struct options *o, const struct target_result *tr,
-			const struct suite *s)
+static int suite_seconds(const struct options *o, const struct target_result *tr,
+			 const struct suite *s)
 {
 	int seconds = torture_seconds(o, tr);
 
-	if (!s->duration_module || !tr->oracle || !s->must_kill ||
-	    strcmp(s->must_kill, tr->oracle->name))
+	if (!s->duration_module)
 		return 0;
-	return tr->oracle->hunt_seconds > seconds ? tr->oracle->hunt_seconds : seconds;
+	if (tr->oracle && s->must_kill && !strcmp(s->must_kill, tr->oracle->name) &&
+	    tr->oracle->hunt_seconds > seconds)
+		return tr->oracle->hunt_seconds;
+	return seconds;
 }
 
 static char *kernel_append(const struct options *o, const struct target_result *tr)
@@ -468,12 +471,14 @@ static char *kernel_append(const struct options *o, const struct target_result *
 
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
-		int hunt = hunt_seconds(o, tr, s);
+		int seconds = suite_seconds(o, tr, s);
 
 		if (s->static_check)
 			continue;
-		own = hunt ? xasprintf(":%s.duration=%d", s->duration_module, hunt) :
-			     xstrdup("");
+		/* The command line's duration is torture_seconds(): say only others. */
+		own = seconds && seconds != torture_seconds(o, tr) ?
+		      xasprintf(":%s.duration=%d", s->duration_module, seconds) :
+		      xstrdup("");
 		next = xasprintf("%s%s%s:%s%s", run, *run ? ";" : "", s->name,
 				 s->modules, own);
 		free(own);
@@ -522,10 +527,7 @@ static int guest_bound(const struct options *o, const struct target_result *tr)
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		int hunt = hunt_seconds(o, tr, s);
-
-		bound += s->seconds + (hunt ? hunt : s->duration_module ?
-				       torture_seconds(o, tr) : 0);
+		bound += s->seconds + suite_seconds(o, tr, s);
 	}
 	return bound;
 }

@@ -386,16 +386,21 @@ else
 	echo "skip disk full: cannot mount a tmpfs here (needs root)"
 fi
 
+# wait_for TEXT FILE: until FILE holds TEXT, for up to 120 s.
+wait_for() {
+	for _ in $(seq 1 120); do
+		grep -q "$1" "$2" && return
+		sleep 1
+	done
+}
+
 # interrupted SIGNAL EXIT NAME: a signal during a torture; the guests are
 # killed, the partial results marked incomplete, and the exit is EXIT.
 interrupted() {
 	rm -rf "$work/int"
 	"$KWM" run --repo . -r "$work/int" -t arm64 -k plain -s torture -d 60 >"$work/out" 2>"$work/err" &
 	pid=$!
-	for _ in $(seq 1 120); do
-		grep -q "booting" "$work/err" && break
-		sleep 1
-	done
+	wait_for booting "$work/err"
 	sleep 3
 	kill -"$1" $pid
 	wait $pid
@@ -420,10 +425,7 @@ ln -s "${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}/src" "$work/termcache/src"
 "$KWM" run --repo . -c "$work/termcache" -r "$work/termbuild" -t arm64 -k plain -s kunit \
 	>"$work/out" 2>"$work/err" &
 pid=$!
-for _ in $(seq 1 120); do
-	grep -q "building in" "$work/err" && break
-	sleep 1
-done
+wait_for "building in" "$work/err"
 sleep 5
 kill -TERM $pid
 for _ in $(seq 1 30); do
@@ -442,8 +444,8 @@ if [ $status -eq 143 ] && grep -q '"complete": false' "$json" &&
 else
 	bad "SIGTERM during a build: make stopped too, no build stamp (exit $status)"
 fi
-pkill -f "$work/termcache" 2>/dev/null
-rm -rf "$work/termcache"
+pkill -KILL -f "$work/termcache" 2>/dev/null
+rm -rf "$work/termcache" 2>/dev/null
 
 # Two runs at once on one cache: the second waits, both complete.
 "$KWM" run --repo . -r "$work/two" -t arm64 -k plain -s kunit >"$work/out1" 2>&1 &
