@@ -6,7 +6,12 @@
  * with the kernel's own primitives, each with and without its barriers.
  * As in klitmus7, two kthreads on two CPUs run their side over an array
  * of instances, meeting at a barrier before and after each round, so
- * that they race on the same instance at the same time.  A weak outcome
+ * that they race on the same instance at the same time.  Each round
+ * starts on a go flag that both wait for, then each side waits a random
+ * few hundred cycles of its own, so that neither always leads: the one
+ * that left the barrier last would otherwise start first, and an MP
+ * reader that always reads before the writer stores sees nothing weak.
+ * Results live on cache lines of their own, away from x and y.  A weak outcome
  * of a shape whose barriers are all present is a failure; the rates of
  * the others say what a missing barrier could show on this platform.
  */
@@ -17,15 +22,19 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 MODULE_DESCRIPTION("Litmus calibration: observable SB and MP reorderings");
 MODULE_LICENSE("GPL");
 
-static int seconds = 1;
-module_param(seconds, int, 0444);
-MODULE_PARM_DESC(seconds, "Seconds per shape");
+static int duration = 10;
+module_param(duration, int, 0444);
+MODULE_PARM_DESC(duration, "Seconds for all shapes, shared equally (at least 1 each)");
+static int start_jitter = 256;
+module_param(start_jitter, int, 0444);
+MODULE_PARM_DESC(start_jitter, "Most cpu_relax() calls each side waits before a round");
 static int instances = 512;
 module_param(instances, int, 0444);
 MODULE_PARM_DESC(instances, "Litmus instances per round");
@@ -34,7 +43,8 @@ struct kwc_instance {
 	int x ____cacheline_aligned;
 	atomic_t ax;
 	int y ____cacheline_aligned;
-	int r0, r1;
+	int r0 ____cacheline_aligned;	/* off the shared lines */
+	int r1;
 };
 
 struct kwc_shape {
@@ -186,6 +196,7 @@ static struct kwc_instance *kwc_in;
 static const struct kwc_shape *kwc_shape;
 static atomic_t kwc_arrived;
 static int kwc_sense;
+static int kwc_go;		/* the round that may start */
 static bool kwc_done;
 static unsigned long kwc_runs, kwc_weak;
 static struct completion kwc_finished[2];
@@ -230,15 +241,40 @@ static void kwc_count(void)
 	kwc_runs += instances;
 }
 
+/* Each shape's share of the duration. */
+static unsigned long kwc_shape_jiffies(void)
+{
+	return max_t(unsigned long, HZ, duration * HZ / ARRAY_SIZE(kwc_shapes));
+}
+
+/*
+ * Both sides wait for round @round's go flag, then a random while of
+ * their own: who runs first changes from round to round.
+ */
+static void kwc_start(long id, int round, struct rnd_state *rnd)
+{
+	u32 spins;
+
+	if (id == 0)
+		smp_store_release(&kwc_go, round);
+	while (smp_load_acquire(&kwc_go) != round)
+		cpu_relax();
+	for (spins = prandom_u32_state(rnd) % (start_jitter + 1); spins; spins--)
+		cpu_relax();
+}
+
 static int kwc_thread(void *arg)
 {
 	long id = (long)arg;
-	unsigned long end = jiffies + seconds * HZ;
-	int sense = 0, i;
+	unsigned long end = jiffies + kwc_shape_jiffies();
+	struct rnd_state rnd;
+	int sense = 0, round = 0, i;
 	bool more;
 
+	prandom_seed_state(&rnd, get_random_u64() + id);
 	do {
 		kwc_sync(&sense);
+		kwc_start(id, ++round, &rnd);
 		if (id == 0) {
 			for (i = 0; i < instances; i++)
 				kwc_shape->p0(&kwc_in[i]);
@@ -269,6 +305,7 @@ static int kwc_run_shape(const struct kwc_shape *shape)
 	kwc_weak = 0;
 	kwc_done = false;
 	kwc_sense = 0;
+	kwc_go = 0;
 	atomic_set(&kwc_arrived, 0);
 	kwc_reset();
 	for (i = 0; i < 2; i++) {
@@ -289,8 +326,9 @@ static int __init kwc_init(void)
 {
 	int i, ret, failed = 0;
 
-	if (seconds <= 0 || instances <= 0 || num_online_cpus() < 2) {
-		pr_err("kw_calibrate: needs seconds > 0, instances > 0 and two CPUs\n");
+	if (duration <= 0 || instances <= 0 || start_jitter < 0 ||
+	    num_online_cpus() < 2) {
+		pr_err("kw_calibrate: needs duration > 0, instances > 0, start_jitter >= 0 and two CPUs\n");
 		return -EINVAL;
 	}
 	kwc_in = kcalloc(instances, sizeof(*kwc_in), GFP_KERNEL);

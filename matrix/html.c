@@ -20,7 +20,7 @@ static const char style[] =
 	"td a{color:inherit;text-decoration:none;display:block}"
 	".PASS,.KILLED,.XFAIL{background:#c8e6c9}"
 	".UNOBSERVABLE,.SKIP{background:#eeeeee;color:#555}"
-	".WARN{background:#fff3bf}"
+	".WARN,.UNDECIDED{background:#fff3bf}"
 	".FAIL,.SURVIVED,.XPASS,.CRASHED,.TIMEOUT,.ERROR{background:#ffcdd2}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:30em}"
 	"svg text{font:11px sans-serif}";

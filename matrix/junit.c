@@ -25,6 +25,7 @@ static enum junit_outcome outcome_of(const char *cell_status)
 	case CELL_CRASHED:
 	case CELL_TIMEOUT:
 	case CELL_ERROR:
+	case CELL_UNDECIDED:
 		return JUNIT_ERROR;
 	default:
 		return JUNIT_FAILURE;

@@ -20,6 +20,7 @@ const char *kcidb_status(const char *cell_status)
 	case CELL_SKIP:
 		return "SKIP";
 	case CELL_TIMEOUT:
+	case CELL_UNDECIDED:	/* ran, but could not be judged */
 		return "ERROR";
 	case CELL_ERROR:	/* not run: the build failed */
 		return "MISS";

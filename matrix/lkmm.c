@@ -49,7 +49,7 @@ char *lkmm_verdict(const char *repo, const char *tree, const char *tag)
 	if (!expected)
 		out = xasprintf("no litmus/no-%s.litmus", tag);
 	else if (!in_path(HERD7))
-		out = xasprintf("%s? herd7 not installed", expected);
+		out = xasprintf("%s (expected, unchecked: herd7 not installed)", expected);
 	else if (!(seen = herd7_verdict(tree, path)))
 		out = xstrdup("herd7 failed: make litmus");
 	else {

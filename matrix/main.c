@@ -22,6 +22,7 @@
 
 #include "boot.h"
 #include "build.h"
+#include "calibration.h"
 #include "checkpatch.h"
 #include "html.h"
 #include "junit.h"
@@ -307,10 +308,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (!o->kernels.n)
 		for (int i = 0; i <= kwm_nr_oracles; i++)
 			strlist_add(&o->kernels, name_of(KERNEL_NAMES, i));
-	return check_known(KERNEL_NAMES, "kernel", &o->kernels) ||
-	       check_known(VERSION_NAMES, "kernel version", &o->versions) ||
-	       check_known(TARGET_NAMES, "target", &o->targets) ||
-	       check_known(SUITE_NAMES, "suite", &o->suites) ? -1 : 0;
+	if (check_known(KERNEL_NAMES, "kernel", &o->kernels) ||
+	    check_known(VERSION_NAMES, "kernel version", &o->versions) ||
+	    check_known(TARGET_NAMES, "target", &o->targets) ||
+	    check_known(SUITE_NAMES, "suite", &o->suites) ||
+	    calibration_check_suites(o->repo))
+		return -1;
+	/* A surviving mutant means something only beside its calibration. */
+	if (calibration_add_if_needed(&o->suites))
+		kwm_info("suites: calibrate added, which the mutants asked for are judged by");
+	return 0;
 }
 
 /* Every host tool a target needs, each named with its Debian package. */

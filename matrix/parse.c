@@ -26,6 +26,7 @@ static const char *const status_names[] = {
 	[CELL_XFAIL] = "XFAIL",
 	[CELL_SURVIVED] = "SURVIVED",
 	[CELL_XPASS] = "XPASS",
+	[CELL_UNDECIDED] = "UNDECIDED",
 };
 
 bool cell_status_ok(enum cell_status status)
@@ -41,7 +42,7 @@ const char *cell_status_name(enum cell_status status)
 
 int cell_status_from_name(const char *name)
 {
-	for (int i = 0; i <= CELL_XPASS; i++)
+	for (int i = 0; i < CELL_NR_STATUSES; i++)
 		if (!strcmp(status_names[i], name))
 			return i;
 	return -1;

@@ -28,6 +28,7 @@ enum cell_status {
 	CELL_ERROR,	/* not run: build or setup failed */
 	CELL_SURVIVED,		/* a mutant not caught where it is observable */
 	CELL_XPASS,		/* a known finding no longer reproduced */
+	CELL_UNDECIDED,		/* ran, but nothing it needs to be judged was seen */
 	CELL_NR_STATUSES
 };
 

@@ -67,13 +67,24 @@ static const struct shape_rate *find_rate(const struct target_result *tr,
 	return NULL;
 }
 
-/*
- * A shape counts as observed on a target from this many weak outcomes in
- * its calibration run: one or two in millions could be noise, and a
- * verdict that flips between runs helps nobody.  The figures are always
- * shown, so a reader sees how close a call was.
- */
-#define OBSERVED_MIN_WEAK	10
+/* The failing checks of a torture run other than @name, or NULL: "liveness, requeue". */
+static char *other_violations(const struct suite_result *s, const char *name)
+{
+	char *out = NULL;
+
+	for (int i = 0; i < s->ktap.nr_tests; i++)
+		for (int j = 0; j < s->ktap.tests[i].nr_subtests; j++) {
+			const struct ktap_test *t = &s->ktap.tests[i].subtests[j];
+			char *next;
+
+			if (t->status != KTAP_FAIL || !strcmp(t->name, name))
+				continue;
+			next = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", t->name);
+			free(out);
+			out = next;
+		}
+	return out;
+}
 
 static double per_million(const struct shape_rate *r)
 {
@@ -101,6 +112,11 @@ static const struct oracle *detector_oracle(const struct suite *suite)
 	return oracle_find(suite->must_kill, &found);
 }
 
+/*
+ * A detector is KILLED only by what it names: its torture check, or its
+ * oracle's report on the subject.  Other checks may fire beside it (a
+ * wake-up before func() also breaks completion); the reason says so.
+ */
 static void classify_detector(struct suite_result *s, const struct suite *suite)
 {
 	const struct oracle *o = detector_oracle(suite);
@@ -127,6 +143,22 @@ static void classify_detector(struct suite_result *s, const struct suite *suite)
  * torture must do better), and UNOBSERVABLE where it did not, or where
  * the oracle cannot model it: never a pass.
  */
+/*
+ * Racing instances one weak outcome needs at @r's rate, against the
+ * flushes the torture made: a survivor of a rare shape says how far off
+ * the torture was.
+ */
+static char *survivor_reason(const struct suite_result *s, const struct shape_rate *r,
+			     const char *shape)
+{
+	const char *flushes = s->stats ? strstr(s->stats, "flushes=") : NULL;
+
+	return xasprintf("no check caught it, yet calibration saw %s here: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes (raise -d, or make the torture race harder)",
+			 shape, r->weak, r->runs, per_million(r),
+			 (double)r->runs / (double)r->weak,
+			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
+}
+
 static void classify_mutant(struct target_result *tr, struct suite_result *s,
 			    const struct suite *suite)
 {
@@ -149,18 +181,21 @@ static void classify_mutant(struct target_result *tr, struct suite_result *s,
 				   tr->oracle->title, tr->oracle->limits));
 		return;
 	}
+	/*
+	 * A single weak outcome is an observation, not noise: a fenced shape
+	 * fails on one.  Without a figure nothing was shown either way.
+	 */
 	r = find_rate(tr, suite->shape);
-	if (r && r->weak >= OBSERVED_MIN_WEAK)
-		set_cell(s, CELL_SURVIVED,
-			 xasprintf("no check caught it, yet calibration saw %s here: %.2f per million (%lu in %lu runs)",
-				   suite->shape, per_million(r), r->weak, r->runs));
-	else
-		set_cell(s, CELL_UNOBSERVABLE, r ?
-			 xasprintf("calibration saw %s %lu times in %lu runs here (%.2f per million; observed means %d or more)",
-				   suite->shape, r->weak, r->runs,
-				   per_million(r), OBSERVED_MIN_WEAK) :
-			 xasprintf("no calibration figure for %s: run the calibrate suite",
+	if (!r || !r->runs)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("no calibration figure for %s on this kernel (the calibrate suite did not report it), so its survival proves nothing either way",
 				   suite->shape));
+	else if (r->weak)
+		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
+	else
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against",
+				   suite->shape, r->runs));
 }
 
 /*
@@ -283,17 +318,54 @@ static void judge_static_cells(const struct run *run, const struct target_result
 	}
 }
 
+/*
+ * The column's oracle is built in but did not start: what it would have
+ * judged was not shown.  What happened anyway (a failing check, a crash,
+ * a timeout) stays what it is, with the oracle's absence said beside it.
+ */
+static void judge_inactive_oracle(struct target_result *tr)
+{
+	char *why = xasprintf("%s is built in but did not start here: the console says \"%s\"",
+			      tr->oracle->title, tr->oracle->inactive);
+
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		struct suite_result *s = &tr->console.suites[i];
+
+		if (s->status == CELL_PASS || s->status == CELL_UNOBSERVABLE ||
+		    s->status == CELL_SURVIVED)
+			set_cell(s, CELL_UNOBSERVABLE, xstrdup(why));
+		else
+			set_cell(s, s->status, xasprintf("%s (and %s)",
+							 s->reason ? s->reason : cell_status_name(s->status),
+							 why));
+	}
+	free(why);
+}
+
 static void classify(struct target_result *tr, struct suite_result *s,
 		     const struct suite *suite)
 {
-	char *why;
-
 	if (suite->expect_fail && s->status == CELL_FAIL) {
-		why = first_violation(s);
-		set_cell(s, CELL_XFAIL,
-			 xasprintf("known finding reproduced: %s",
-				   why ? why : s->reason ? s->reason : "failed"));
-		free(why);
+		const struct ktap_test *check = find_check(s, suite->expect_fail);
+		char *others = other_violations(s, suite->expect_fail);
+
+		/* Only the finding's own check makes it XFAIL; anything else is new. */
+		if (s->report.origin == ORIGIN_SUBJECT)
+			;
+		else if (others)
+			set_cell(s, CELL_FAIL,
+				 xasprintf("not the known finding: the %s check failed (the finding is the %s check)",
+					   others, suite->expect_fail));
+		else if (check && check->status == KTAP_FAIL)
+			set_cell(s, CELL_XFAIL,
+				 xasprintf("known finding reproduced: %s: %s", check->name,
+					   check->directive ? check->directive : "violated"));
+		else
+			set_cell(s, CELL_FAIL,
+				 xasprintf("the %s check never ran, so the known finding was not looked for: %s",
+					   suite->expect_fail,
+					   s->reason ? s->reason : "no KTAP case of it"));
+		free(others);
 	} else if (suite->expect_fail && s->status == CELL_PASS) {
 		set_cell(s, CELL_XPASS,
 			 xstrdup("known finding not reproduced: run longer, or has it gone?"));
@@ -354,15 +426,8 @@ void report_judge(struct run *run)
 				classify(tr, &tr->console.suites[i], suite);
 		}
 		if (log && tr->oracle && tr->oracle->inactive &&
-		    strstr(log, tr->oracle->inactive)) {
-			char *why = xasprintf("%s is built in but did not start here: the console says \"%s\"",
-					      tr->oracle->title, tr->oracle->inactive);
-
-			for (int i = 0; i < tr->console.nr_suites; i++)
-				set_cell(&tr->console.suites[i], CELL_UNOBSERVABLE,
-					 xstrdup(why));
-			free(why);
-		}
+		    strstr(log, tr->oracle->inactive))
+			judge_inactive_oracle(tr);
 		if (!log || !*log) {
 			char *qemu = read_file(tr->guest.qemu_log, NULL);
 
@@ -625,7 +690,7 @@ static void put_cell(FILE *out, const char *text, int status)
 {
 	const char *sgr = !colour || status < 0 ? NULL :
 			  status == CELL_UNOBSERVABLE || status == CELL_SKIP ||
-			  status == CELL_WARN ? "33" :
+			  status == CELL_WARN || status == CELL_UNDECIDED ? "33" :
 			  cell_status_ok(status) ? "32" : "1;31";
 
 	if (sgr)
@@ -717,14 +782,14 @@ static void print_barriers(const struct run *run, FILE *out)
 			continue;
 		}
 		if (!any) {
-			fprintf(out, "\n%-24s %-32s", "without barrier", "LKMM (litmus/)");
+			fprintf(out, "\n%-24s %-52s", "without barrier", "LKMM (litmus/)");
 			for (int t = 0; t < run->nr_targets; t++)
 				fprintf(out, " %-16s", run->targets[t].build.name);
 			fputc('\n', out);
 			any = true;
 		}
 		lkmm = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
-		fprintf(out, "%-24s %-32s", kwm_barrier_tags[b], lkmm);
+		fprintf(out, "%-24s %-52s", kwm_barrier_tags[b], lkmm);
 		for (int t = 0; t < run->nr_targets; t++) {
 			const struct suite_result *s = find_cell(&run->targets[t], suite);
 

@@ -18,7 +18,7 @@ struct suite {
 	const char *duration_module;	/* gets MODULE.duration=--duration */
 	const char *mutant_of;		/* barrier tag this mutant lacks */
 	const char *shape;		/* calibration shape it needs */
-	bool expect_fail;		/* a known finding: failing is XFAIL */
+	const char *expect_fail;	/* a known finding: this check failing is XFAIL */
 	const char *must_kill;		/* a detector: the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
 	const char *params;		/* more of the guest's command line */

@@ -244,6 +244,43 @@ static int make_modules(struct build *b, const struct strlist *stale)
 	return ret;
 }
 
+int variants_stage_mutants(struct build *b, struct strlist *stale,
+			   const char *root, const char *subject, const char *seed)
+{
+	for (int i = 0; i < kwm_nr_barrier_tags + kwm_nr_detector_mutants; i++) {
+		bool barrier = i < kwm_nr_barrier_tags;
+		const struct detector_mutant *m = barrier ? NULL :
+			&kwm_detector_mutants[i - kwm_nr_barrier_tags];
+		char *removed = NULL, *mutant, *dir;
+		int ret;
+
+		mutant = barrier ? mutate_remove_barrier(subject, kwm_barrier_tags[i],
+							 &removed) :
+				   apply_edits(m->of_seed ? seed : subject, m);
+		free(removed);
+		if (!mutant) {
+			b->error = barrier ?
+				xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
+					  b->name, kwm_barrier_tags[i], SUBJECT_FILE) :
+				xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
+					  b->name, m->name,
+					  m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
+			return -1;
+		}
+		dir = barrier ? xasprintf("%s/no-%s", root, kwm_barrier_tags[i]) :
+				xasprintf("%s/%s", root, m->name);
+		ret = stage_module(b, stale, dir, SUBJECT_MODULE, mutant);
+		free(mutant);
+		free(dir);
+		if (ret) {
+			b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+					     b->name, root);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
@@ -274,34 +311,11 @@ int variants_build(struct build *b, const struct build_env *env)
 	if (stage_module(b, &stale, text, SUBJECT_MODULE, seed))
 		goto write_failed;
 	free(text);
+	text = NULL;
 
-	for (int i = 0; i < kwm_nr_barrier_tags + kwm_nr_detector_mutants; i++) {
-		bool barrier = i < kwm_nr_barrier_tags;
-		const struct detector_mutant *m = barrier ? NULL :
-			&kwm_detector_mutants[i - kwm_nr_barrier_tags];
-		char *removed = NULL, *mutant;
-
-		text = barrier ? xasprintf("%s/no-%s", root, kwm_barrier_tags[i]) :
-				 xasprintf("%s/%s", root, m->name);
-		mutant = barrier ? mutate_remove_barrier(subject, kwm_barrier_tags[i],
-							 &removed) :
-				   apply_edits(m->of_seed ? seed : subject, m);
-		free(removed);
-		if (!mutant) {
-			b->error = barrier ?
-				xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
-					  b->name, kwm_barrier_tags[i], SUBJECT_FILE) :
-				xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
-					  b->name, m->name,
-					  m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
-			goto out;
-		}
-		ret = stage_module(b, &stale, text, SUBJECT_MODULE, mutant);
-		free(mutant);
-		if (ret)
-			goto write_failed;
-		free(text);
-	}
+	/* Every error path below sets b->error and leaves ret at -1. */
+	if (variants_stage_mutants(b, &stale, root, subject, seed))
+		goto out;
 
 	text = read_file(calibration, NULL);
 	if (!text) {
@@ -321,7 +335,6 @@ int variants_build(struct build *b, const struct build_env *env)
 write_failed:
 	b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
 			     b->name, b->dir);
-	ret = -1;
 out:
 	rm_rf(staging);
 	strlist_free(&stale);

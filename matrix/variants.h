@@ -50,6 +50,14 @@ void variant_names(struct strlist *names);
 char *mutate_remove_barrier(const char *source, const char *tag,
 			    char **removed);
 
+/*
+ * Write each barrier mutant and detector mutant of @subject (and of @seed)
+ * under @root, adding the stale ones to @stale.  -1 with @b->error set if
+ * one cannot be made: a variant missing is a failed build, never a pass.
+ */
+int variants_stage_mutants(struct build *b, struct strlist *stale,
+			   const char *root, const char *subject, const char *seed);
+
 #define CALIBRATION_MODULE	"kw_calibrate"
 
 /*

@@ -19,11 +19,12 @@ fi
 # DEFINE_ and _INIT initializer of the kernel does: MACRO_ARG_REUSE is the
 # one check that cannot apply to them.
 ignore=MACRO_ARG_REUSE
-bad=0
+bad=0 total=0
 while read -r p; do
 	p=$(printf '%s' "${p%%#*}" | tr -d ' \t')
 	[ -n "$p" ] || continue
 	[ -f "$release/$p" ] && p=$release/$p
+	total=$((total + 1))
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --ignore "$ignore" "$OLDPWD/$p" 2>&1)
 	summary=$(printf '%s\n' "$out" | grep '^total:')
 	case "$summary" in
@@ -31,4 +32,5 @@ while read -r p; do
 	*) printf '%s\n' "$out"; echo "checkpatch: FAIL $p: $summary"; bad=$((bad + 1)) ;;
 	esac
 done < series
+echo "checkpatch: $((total - bad)) of $total patches clean on linux-source-$release"
 [ "$bad" -eq 0 ]

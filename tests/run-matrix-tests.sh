@@ -115,22 +115,55 @@ else
 fi
 rm -f "$work/err"
 
-# Every cell green: PASS, KILLED, XFAIL, or UNOBSERVABLE (mutants, and
-# kernels an architecture cannot have).
+# cells_green JSON: every cell has the status it must have, and a reason
+# that says why: a green status with the wrong reason is a wrong verdict.
 cells_green() {
 	python3 - "$1" <<'PY'
-import json, sys
+import json, re, sys
 m = json.load(open(sys.argv[1]))
+# suite (regex) -> [(status, reason regex, None for no reason)], by kernel.
+PLAIN_MUTANT = [("KILLED", r"^\w+: \d+ violations"),
+                ("UNOBSERVABLE", r"^calibration saw \S+ 0 times in \d+ runs here")]
+# SB shapes show, rarely, under TCG: a survivor there must say how rare.
+SB_MUTANT = PLAIN_MUTANT + [("SURVIVED", r"yet calibration saw SB\S+ here: \d+ weak .* one weak outcome takes about")]
+ORACLE_MUTANT = [("KILLED", r"^(KCSAN|KASAN): |^\w+: \d+ violations"),
+                 ("UNOBSERVABLE", r"^KCSAN reported nothing and no check fired")]
+RUNS_CLEAN = [("PASS", None), ("PASS", r"in the rest of the kernel")]
+EXPECT = {
+    "kunit": RUNS_CLEAN,
+    "build": [("PASS", None)],
+    "sparse": [("PASS", None), ("UNOBSERVABLE", r"^sparse could not check the series here, for a reason outside it")],
+    "checkpatch": [("PASS", r"^5 patches clean$")],
+    "calibrate": [("PASS", None)],
+    "torture": RUNS_CLEAN,
+    "torture-free": RUNS_CLEAN,
+    "torture-free-wide": RUNS_CLEAN,
+    "torture-seed": [("XFAIL", r"^known finding reproduced: completion: \d+ violations")],
+    "torture-free-seed": [("KILLED", r"^KASAN: use-after-free")],
+    "detector-no-wakeup": [("KILLED", r"^liveness: ")],
+    "detector-early-done": [("KILLED", r"^completion: ")],
+    "detector-early-wake": [("KILLED", r"^visibility: ")],
+    "detector-stays-pending": [("KILLED", r"^requeue: ")],
+    "detector-plain-done-seq": [("KILLED", r"^KCSAN: data-race in .*kw_worker")],
+}
 ok = m["complete"]
 for t in m["targets"]:
     for c in t["cells"]:
-        good = {"PASS", "KILLED", "XFAIL"}
-        # sparse 0.6.4 cannot take riscv64's -march: said in the cell.
-        if c["suite"].startswith("mutant-") or c["suite"] == "sparse" or t["unavailable"]:
-            good.add("UNOBSERVABLE")
-        if c["status"] not in good:
-            print(f"     {t['column']}/{c['suite']}: {c['status']}: {c['reason']}")
+        suite, reason = c["suite"], c["reason"]
+        if t["unavailable"]:
+            want = [("UNOBSERVABLE", "^" + re.escape(t["unavailable"]) + "$")]
+        elif suite.startswith("mutant-"):
+            want = ORACLE_MUTANT if t["kernel"] != "plain" else \
+                   SB_MUTANT if suite in ("mutant-worker-b1", "mutant-flush-b0") else PLAIN_MUTANT
+        else:
+            want = EXPECT.get(suite, [])
+        if not any(c["status"] == s and (r is None and reason is None or
+                                         r is not None and reason and re.search(r, reason))
+                   for s, r in want):
+            print(f"     {t['column']}/{suite}: {c['status']}: {reason} (expected one of {want})")
             ok = False
+        elif c["status"] == "SURVIVED":
+            print(f"     note: {t['column']}/{suite}: SURVIVED, a rare shape: {reason}")
 sys.exit(0 if ok else 1)
 PY
 }
@@ -168,6 +201,7 @@ real_matrix() {
 	else
 		bad "matrix, $name: every cell as expected (see $json)"
 	fi
+
 	shards=$((shards + 1))
 	mkdir -p results "$work/shards/$shards"
 	cp -r "$work"/matrix/* results/ 2>/dev/null
@@ -191,16 +225,41 @@ else
 fi
 # The second kernel version, with the series refreshed in patch/6.12/.
 real_matrix "linux-source-6.12 on arm64" -V 6.12 -t arm64 -k plain
-# The nightly's merge job, on these three runs as shards: exit 0 if every
-# cell is green, 1 if not, as the runs themselves.
+# run_green JSON...: exit 0 if every cell of every run is of a green status.
+run_green() {
+	python3 - "$@" <<'PY'
+import json, sys
+green = {"PASS", "KILLED", "UNOBSERVABLE", "XFAIL"}
+sys.exit(0 if all(c["status"] in green for f in sys.argv[1:]
+                  for t in json.load(open(f))["targets"] for c in t["cells"]) else 1)
+PY
+}
+
+# The nightly's merge job, on these three runs as shards: exit 0 exactly
+# when every shard was green, as the runs themselves.
 ci/merge.sh "$work/shards" "$work/merged" >"$work/out" 2>&1
-if [ $? -le 1 ] &&
+status=$?
+# shellcheck disable=SC2046
+want=$(run_green $(find "$work/shards" -name matrix.json) && echo 0 || echo 1)
+if [ $status -eq "$want" ] &&
    [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["targets"]))' \
 	"$work/merged/matrix.json")" -eq 6 ] &&
    [ -s "$work/merged/junit.xml" ] && [ -s "$work/merged/kcidb.json" ]; then
-	ok "merge: three shards, six columns, every format"
+	ok "merge: three shards, six columns, every format, exit $want"
 else
-	bad "merge: three shards, six columns, every format"
+	bad "merge: three shards, six columns, every format, exit $want (exit $status)"
+fi
+
+# A green shard set merges green: the shards whose every cell was green.
+mkdir -p "$work/green"
+for f in $(find "$work/shards" -name matrix.json); do
+	run_green "$f" && cp -r "$(dirname "$(dirname "$f")")" "$work/green/$(basename "$(dirname "$(dirname "$f")")")"
+done
+if [ "$(find "$work/green" -name matrix.json | wc -l)" -ge 2 ] &&
+   ci/merge.sh "$work/green" "$work/merged-green" >"$work/out" 2>&1; then
+	ok "merge: a green shard set gives exit 0"
+else
+	bad "merge: a green shard set gives exit 0 (fewer than two green shards, or exit $?)"
 fi
 
 # The HTML report in a real headless Chromium: the page loads, the heat-map
@@ -242,6 +301,18 @@ if [ $status -eq 1 ] && grep -q '"status": "CRASHED"' "$json" && grep -q 'fake c
 	ok "QEMU exits early: CRASHED with its message"
 else
 	bad "QEMU exits early: CRASHED with its message (exit $status)"
+fi
+
+# A red shard (the CRASHED run) beside a green one merges red: exit 1.
+mkdir -p "$work/red"
+cp -r "$work/dead" "$work/red/dead"
+cp -r "$work/shards/3" "$work/red/6.12"
+ci/merge.sh "$work/red" "$work/merged-red" >"$work/out" 2>&1
+status=$?
+if [ $status -eq 1 ] && grep -q '"status": "CRASHED"' "$work/merged-red/matrix.json"; then
+	ok "merge: a red shard makes the merge exit 1"
+else
+	bad "merge: a red shard makes the merge exit 1 (exit $status)"
 fi
 
 # fake_console FILE: a QEMU that writes FILE as the guest's console and

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calibration.h"
 #include "oracles.h"
+#include "suites.h"
 #include "report.h"
 #include "util.h"
 #include "tmpdir.h"
@@ -61,6 +63,16 @@ static void use_suites(struct run *run, struct target_result *tr,
 		strlist_add(&tr->suites, v[i]);
 	run->suites = v;
 	run->nr_suites = n;
+}
+
+/* A column that ran @v and whose console says @log, judged. */
+static void judge_log(struct run *run, struct target_result *tr, const char *log,
+		      const char *const *v, int n)
+{
+	fill_run(run, tr);
+	assert_int_equal(write_file_atomic(tr->guest.console_log, log, strlen(log)), 0);
+	use_suites(run, tr, v, n);
+	report_judge(run);
 }
 
 static void free_run(struct run *run, struct target_result *tr)
@@ -205,24 +217,111 @@ static void mutants_are_classified_by_calibration(void **state)
 	struct suite_result *c;
 
 	(void)state;
-	fill_run(&run, &tr);
-	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
-	use_suites(&run, &tr, mutant_suites, 5);
-	report_judge(&run);
+	judge_log(&run, &tr, log, mutant_suites, 5);
 	c = tr.console.suites;
 	assert_int_equal(c[0].status, CELL_PASS);
 	/* Seen 25 times: a survivor there is the torture's failure. */
 	assert_int_equal(c[1].status, CELL_SURVIVED);
-	/* Seen 3 times: below the bar, so nothing was proven. */
-	assert_int_equal(c[2].status, CELL_UNOBSERVABLE);
-	assert_non_null(strstr(c[2].reason, "3 times"));
+	/* Seen 3 times is seen: the rate, and what the torture would need. */
+	assert_int_equal(c[2].status, CELL_SURVIVED);
+	assert_non_null(strstr(c[2].reason, "3 weak in 1000000 runs (3.00 per million)"));
+	assert_non_null(strstr(c[2].reason, "about 333333 racing instances"));
 	assert_int_equal(c[3].status, CELL_KILLED);
 	assert_non_null(strstr(c[3].reason, "visibility: 4 violations"));
 	assert_int_equal(c[4].status, CELL_XFAIL);
-	assert_false(cell_status_ok(c[1].status));
-	assert_true(cell_status_ok(c[2].status) && cell_status_ok(c[3].status));
+	assert_string_equal(c[4].reason, "known finding reproduced: completion: 9 violations");
+	assert_false(cell_status_ok(c[1].status) || cell_status_ok(c[2].status));
+	assert_true(cell_status_ok(c[3].status));
 	shape_rates_free(tr.rates, tr.nr_rates);
 	free_run(&run, &tr);
+}
+
+/* A shape that calibration never showed: the mutant proves nothing, and says so. */
+static void unseen_or_unmeasured_shapes(void **state)
+{
+	static const char *const v[] = { "calibrate", "mutant-flush-b1", "mutant-worker-b1" };
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate\n"
+		"    # kwc: shape=MP+wmb forbidden=0 runs=1000000 weak=0 per_million=0\n"
+		"    ok 1 MP+wmb\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
+		"# kwm-suite: mutant-flush-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-flush-b1\n"
+		"# kwm-suite: mutant-worker-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-worker-b1\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	judge_log(&run, &tr, log, v, 3);
+	c = tr.console.suites;
+	assert_int_equal(c[1].status, CELL_UNOBSERVABLE);
+	assert_string_equal(c[1].reason, "calibration saw MP+wmb 0 times in 1000000 runs here: this platform cannot show what the barrier guards against");
+	/* No figure for SB+mb-plain+wait: not decided, and not green. */
+	assert_int_equal(c[2].status, CELL_UNDECIDED);
+	assert_non_null(strstr(c[2].reason, "no calibration figure for SB+mb-plain+wait"));
+	assert_false(cell_status_ok(c[2].status));
+	shape_rates_free(tr.rates, tr.nr_rates);
+	free_run(&run, &tr);
+}
+
+/* torture-seed is XFAIL only when its finding's own check fired. */
+static void known_finding_only_by_its_check(void **state)
+{
+	static const char *const v[] = { "torture-seed" };
+	static const char *const logs[] = {
+		/* Another check failed: a new finding, not the known one. */
+		"# kwm: init started\n# kwm-suite: torture-seed\n    ok 1 completion\n"
+		"    not ok 2 liveness # 1 violations\nnot ok 1 kw_worker_torture\n"
+		"# kwm-suite-end: torture-seed\n# kwm-done\n",
+		/* The module did not load: nothing was looked for. */
+		"# kwm: init started\n# kwm-suite: torture-seed\n"
+		"# kwm: finit_module seed/kw_worker: Invalid argument\n"
+		"not ok 1 seed/kw_worker # module did not load\n"
+		"# kwm-suite-end: torture-seed\n# kwm-done\n",
+	};
+	static const char *const want[] = {
+		"not ok 2 liveness", "the completion check never ran",
+	};
+	struct target_result tr;
+	struct run run;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		judge_log(&run, &tr, logs[i], v, 1);
+		assert_int_equal(tr.console.suites[0].status, CELL_FAIL);
+		if (i == 0)
+			assert_string_equal(tr.console.suites[0].reason,
+					    "not the known finding: the liveness check failed (the finding is the completion check)");
+		else
+			assert_non_null(strstr(tr.console.suites[0].reason, want[i]));
+		free_run(&run, &tr);
+	}
+}
+
+/* Every suite's shape is one the calibration module runs. */
+static void suite_shapes_are_calibration_shapes(void **state)
+{
+	struct strlist shapes = { 0 };
+	int mutants = 0;
+
+	(void)state;
+	assert_int_equal(calibration_shapes(".", &shapes), 0);
+	assert_true(strlist_has(&shapes, "SB") && strlist_has(&shapes, "MP+wmb+rmb"));
+	for (int i = 0; i < kwm_nr_suites; i++)
+		if (kwm_suites[i].shape) {
+			assert_true(strlist_has(&shapes, kwm_suites[i].shape));
+			mutants++;
+		}
+	assert_int_equal(mutants, 4);
+	assert_int_equal(calibration_check_suites("."), 0);
+	strlist_free(&shapes);
+	/* A mutant asked for alone brings its calibration. */
+	strlist_add(&shapes, "mutant-worker-b1");
+	assert_true(calibration_add_if_needed(&shapes));
+	assert_true(strlist_has(&shapes, "calibrate"));
+	assert_false(calibration_add_if_needed(&shapes));
+	strlist_free(&shapes);
 }
 
 #define PASSING_TORTURE	"    ok 1 completion\nok 1 kw_worker_torture\n"
@@ -286,10 +385,12 @@ static void oracle_reports_are_attributed(void **state)
 
 static void oracle_that_cannot_run_is_unobservable(void **state)
 {
+	static const char *const v[] = { "kunit", "torture" };
 	const char *log = "KASAN not enabled as it requires radix!\n"
 			  "# kwm: init started\n# kwm-suite: kunit\n"
 			  "    ok 1 queue\nok 1 kw_worker\n# kwm-suite-end: kunit\n"
-			  "# kwm-done\n";
+			  "# kwm-suite: torture\n    ok 1 completion\n"
+			  "Kernel panic - not syncing: kwmatrix fault\n";
 	struct target_result tr;
 	struct run run;
 	bool found;
@@ -298,9 +399,13 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 	fill_run(&run, &tr);
 	tr.oracle = oracle_find("kasan", &found);
 	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+	use_suites(&run, &tr, v, 2);
 	report_judge(&run);
 	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(tr.console.suites[0].reason, "did not start"));
+	/* The oracle's absence does not hide a crash. */
+	assert_int_equal(tr.console.suites[1].status, CELL_CRASHED);
+	assert_non_null(strstr(tr.console.suites[1].reason, "did not start"));
 	free_run(&run, &tr);
 
 	/* Not selected by the architecture: no build, and the cell says why. */
@@ -421,6 +526,9 @@ int main(void)
 		cmocka_unit_test(unwritable_folder_leaves_nothing),
 		cmocka_unit_test(build_error_fills_every_cell),
 		cmocka_unit_test(mutants_are_classified_by_calibration),
+		cmocka_unit_test(unseen_or_unmeasured_shapes),
+		cmocka_unit_test(known_finding_only_by_its_check),
+		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
 		cmocka_unit_test(sparse_cell_from_the_build),

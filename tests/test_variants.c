@@ -122,6 +122,42 @@ static void detector_texts_occur_once(void **state)
 	free(seed);
 }
 
+/*
+ * A tag missing after the first mutant was staged fails the staging, with
+ * the tag named: a column missing a mutant must never count as built.
+ */
+static void second_tag_missing_fails_the_build(void **state)
+{
+	char *subject = subject_from_patch(), *seed = subject_after("0001-*.patch");
+	char *broken, *hit, *root;
+	struct build b = { .name = (char *)"arm64" };
+	struct strlist stale = { 0 };
+
+	(void)state;
+	assert_int_equal(setup(NULL), 0);
+	b.dir = dir;
+	root = xasprintf("%s/variants", dir);
+	assert_int_equal(variants_stage_mutants(&b, &stale, root, subject, seed), 0);
+	assert_null(b.error);
+	assert_int_equal(stale.n, kwm_nr_barrier_tags + kwm_nr_detector_mutants);
+
+	broken = xstrdup(subject);
+	hit = strstr(broken, kwm_barrier_tags[1]);
+	assert_non_null(hit);
+	memcpy(hit, "xxxxxx", 6);
+	assert_int_equal(variants_stage_mutants(&b, &stale, root, broken, seed), -1);
+	assert_non_null(b.error);
+	assert_non_null(strstr(b.error, "no barrier tagged worker-b1"));
+	free(b.error);
+	strlist_free(&stale);
+	free(broken);
+	free(root);
+	free(subject);
+	free(seed);
+	teardown(NULL);
+	strcpy(dir, "/tmp/kwm-test-XXXXXX");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +165,7 @@ int main(void)
 		cmocka_unit_test(flush_tags_hit_the_right_call),
 		cmocka_unit_test(unknown_or_ambiguous_tags_are_refused),
 		cmocka_unit_test(detector_texts_occur_once),
+		cmocka_unit_test(second_tag_missing_fails_the_build),
 	};
 
 	return cmocka_run_group_tests_name("variants", tests, NULL, NULL);
