@@ -9,4 +9,4 @@ set -eu
 cd "$(dirname "$0")/.."
 duration=${KWM_NIGHTLY_DURATION:-120}
 scripts/deps.sh nightly
-exec make matrix KWM_ARGS="-t ${1:-all} -V all -d $duration"
+exec make matrix KWM_ARGS="-t ${1:-all} -V all -k all -d $duration"

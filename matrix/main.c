@@ -73,7 +73,8 @@ static void usage(FILE *out)
 		"  -t, --targets LIST   comma-separated targets, or all (default: the boot\n"
 		"                       targets; the build-only ones are for the nightly)\n"
 		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
-		"  -k, --kernels LIST   plain and oracle kernels per target (default: all)\n"
+		"  -k, --kernels LIST   plain and oracle kernels per target, or all\n"
+		"                       (default: plain; the oracles build a kernel each)\n"
 		"  -V, --versions LIST  kernel versions, each Debian's linux-source-VERSION,\n"
 		"                       or all (default: 6.1; patch/VERSION/ holds refreshes)\n"
 		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
@@ -305,9 +306,19 @@ static int parse_options(int argc, char **argv, struct options *o)
 		for (int i = 0; i < kwm_nr_suites; i++)
 			if (kwm_suites[i].by_default)
 				strlist_add(&o->suites, kwm_suites[i].name);
-	if (!o->kernels.n)
+	if (!o->kernels.n) {
+		/*
+		 * The barrier verdicts and the API suites need only the plain
+		 * kernel; each oracle is one more kernel build per target.
+		 */
+		strlist_add(&o->kernels, "plain");
+		kwm_info("kernels: plain (the oracle kernels, %d more builds per target: -k all)",
+			 kwm_nr_oracles);
+	} else if (strlist_has(&o->kernels, "all")) {
+		strlist_free(&o->kernels);
 		for (int i = 0; i <= kwm_nr_oracles; i++)
 			strlist_add(&o->kernels, name_of(KERNEL_NAMES, i));
+	}
 	if (check_known(KERNEL_NAMES, "kernel", &o->kernels) ||
 	    check_known(VERSION_NAMES, "kernel version", &o->versions) ||
 	    check_known(TARGET_NAMES, "target", &o->targets) ||
