@@ -11,14 +11,14 @@
 
 CC       := gcc
 PKGS     := json-c libcrypto libxml-2.0
-CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g -Iinclude $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2) -lm -pthread
 OUT      := build
 KWM_ARGS ?=
 
 LIB_SRCS := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
-HEADERS  := $(wildcard matrix/*.h)
+HEADERS  := $(wildcard matrix/*.h include/*.h)
 TESTS    := $(patsubst tests/%.c,$(OUT)/tests/%,$(wildcard tests/test_*.c))
 
 .PHONY: all deps matrix check unit-tests checkpatch litmus bench clean

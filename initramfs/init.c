@@ -4,14 +4,8 @@
  *
  * Mounts proc, sys and dev, runs the suites named on the kernel command
  * line, lets their KTAP reach the console, and powers the machine off.
- *
- *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...][:PARAMS]
- *   MODULE.PARAM=VALUE            passed to MODULE when it is loaded
- *   kwm.catch=TEXT                ends a suite early, see below
- *   kwm.subject=MODULE            the module a caught report must name
- *
- * PARAMS, "MODULE.PARAM=VALUE[,MODULE.PARAM=VALUE...]", are one suite's
- * own and override the command line's.
+ * The command line's grammar and the console's markers are the driver's
+ * too: include/kwm_protocol.h.
  *
  * A MODULE is a path under /lib/kw without ".ko".  The modules of a suite
  * are loaded in order and unloaded in reverse order once the suite ends,
@@ -42,6 +36,8 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
+
+#include "kwm_protocol.h"
 
 #define CMDLINE_MAX	4096
 #define PARAMS_MAX	1024
@@ -145,6 +141,7 @@ static void module_params(const char *module, const char *suite_params,
 }
 
 /* The value of the first "@key=VALUE" token, or "" if there is none. */
+/* The value of the command line's "@key" (which ends in '='), or "". */
 static void cmdline_value(const char *key, char *out, size_t size)
 {
 	const char *pos = cmdline;
@@ -153,8 +150,8 @@ static void cmdline_value(const char *key, char *out, size_t size)
 
 	out[0] = '\0';
 	while (next_token(&pos, tok, sizeof(tok))) {
-		if (!strncmp(tok, key, klen) && tok[klen] == '=') {
-			snprintf(out, size, "%s", tok + klen + 1);
+		if (!strncmp(tok, key, klen)) {
+			snprintf(out, size, "%s", tok + klen);
 			return;
 		}
 	}
@@ -256,24 +253,25 @@ static void stop_watching(pid_t pid)
 /* Run one "NAME:MODULE[+MODULE...][:PARAMS]" suite. */
 static void run_suite(char *suite)
 {
-	char *modules[MODULES_MAX], *colon = strchr(suite, ':'), *mod, *save;
+	char *modules[MODULES_MAX], *colon = strstr(suite, KWM_RUN_FIELDS_SEP), *mod, *save;
 	char *params;
 	int nr = 0, i, ret;
 	pid_t watcher;
 
 	if (!colon) {
-		say("KTAP version 1\n1..1\nnot ok 1 %s # malformed kwm.run entry\n",
+		say("KTAP version 1\n1..1\nnot ok 1 %s # malformed " KWM_ARG_RUN " entry\n",
 		    suite);
 		return;
 	}
 	*colon = '\0';
-	params = strchr(colon + 1, ':');
+	params = strstr(colon + 1, KWM_RUN_FIELDS_SEP);
 	if (params)
 		*params++ = '\0';
-	say("# kwm-suite: %s\n", suite);
+	say(KWM_MARK_SUITE "%s\n", suite);
 	watcher = watch_for_catch();
-	for (mod = strtok_r(colon + 1, "+", &save); mod && nr < MODULES_MAX;
-	     mod = strtok_r(NULL, "+", &save)) {
+	for (mod = strtok_r(colon + 1, KWM_RUN_MODULES_SEP, &save);
+	     mod && nr < MODULES_MAX;
+	     mod = strtok_r(NULL, KWM_RUN_MODULES_SEP, &save)) {
 		ret = load_module(mod, params);
 		if (ret) {
 			say("KTAP version 1\n1..1\nnot ok 1 %s # load failed: %s\n",
@@ -284,11 +282,11 @@ static void run_suite(char *suite)
 	}
 	stop_watching(watcher);
 	if (caught)
-		say("# kwm: ended early: the kernel reported \"%s\" in %s\n",
+		say(KWM_MARK_ENDED_EARLY "the kernel reported \"%s\" in %s\n",
 		    catch_text, catch_module);
 	for (i = nr - 1; i >= 0; i--)
 		unload_module(modules[i]);
-	say("# kwm-suite-end: %s\n", suite);
+	say(KWM_MARK_SUITE_END "%s\n", suite);
 }
 
 static void run_suites(void)
@@ -297,14 +295,14 @@ static void run_suites(void)
 	char tok[CMDLINE_MAX], *suite, *save;
 
 	while (next_token(&pos, tok, sizeof(tok))) {
-		if (strncmp(tok, "kwm.run=", 8))
+		if (strncmp(tok, KWM_ARG_RUN, strlen(KWM_ARG_RUN)))
 			continue;
-		for (suite = strtok_r(tok + 8, ";", &save); suite;
-		     suite = strtok_r(NULL, ";", &save))
+		for (suite = strtok_r(tok + strlen(KWM_ARG_RUN), KWM_RUN_SUITES_SEP, &save);
+		     suite; suite = strtok_r(NULL, KWM_RUN_SUITES_SEP, &save))
 			run_suite(suite);
 		return;
 	}
-	say("# kwm: no kwm.run= on the kernel command line\n");
+	say("# kwm: no " KWM_ARG_RUN " on the kernel command line\n");
 }
 
 int main(void)
@@ -318,8 +316,8 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 
 	read_cmdline();
-	cmdline_value("kwm.catch", catch_text, sizeof(catch_text));
-	cmdline_value("kwm.subject", catch_module + 1, sizeof(catch_module) - 2);
+	cmdline_value(KWM_ARG_CATCH, catch_text, sizeof(catch_text));
+	cmdline_value(KWM_ARG_SUBJECT, catch_module + 1, sizeof(catch_module) - 2);
 	/* As stack frames and report titles name a module: "[kw_worker]". */
 	if (catch_module[1]) {
 		catch_module[0] = '[';
@@ -327,9 +325,9 @@ int main(void)
 	}
 	/* No SA_RESTART: the signal is to cut the module's sleep short. */
 	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_caught }, NULL);
-	say("# kwm: init started\n");
+	say(KWM_MARK_INIT "\n");
 	run_suites();
-	say("# kwm-done\n");
+	say(KWM_MARK_DONE "\n");
 
 	sync();
 	reboot(RB_POWER_OFF);

@@ -14,6 +14,7 @@
 
 #include "progress.h"
 #include "util.h"
+#include "kwm_protocol.h"
 
 #define POLL_NS		(100 * 1000 * 1000)
 
@@ -146,8 +147,6 @@ static pid_t spawn(struct guest *g)
 	_exit(127);
 }
 
-#define SUITE_MARK	"# kwm-suite: "
-
 /*
  * Once a second, read the guest's console: note its first KTAP line, and
  * tell the progress display when it starts another suite.
@@ -168,12 +167,12 @@ static void watch_console(struct guest *g, double now)
 		return;
 	if (!g->first_ktap && strstr(text, "KTAP version"))
 		g->first_ktap = now - g->started;
-	for (p = text; (p = strstr(p, SUITE_MARK)); p += strlen(SUITE_MARK)) {
+	for (p = text; (p = strstr(p, KWM_MARK_SUITE)); p += strlen(KWM_MARK_SUITE)) {
 		if (++started <= g->suites_started)
 			continue;
 		progress_set(g->column, "suite %d of %d: %.*s (%.0f s)", started,
-			     g->nr_suites, (int)strcspn(p + strlen(SUITE_MARK), "\r\n"),
-			     p + strlen(SUITE_MARK), now - g->started);
+			     g->nr_suites, (int)strcspn(p + strlen(KWM_MARK_SUITE), "\r\n"),
+			     p + strlen(KWM_MARK_SUITE), now - g->started);
 	}
 	g->suites_started = started;
 	free(text);

@@ -317,10 +317,13 @@ static void initramfs_digest(const struct build_env *env, const char *built,
 {
 	struct kwm_hash *h = hash_new();
 	char *init = xasprintf("%s/initramfs/init.c", env->repo);
+	char *protocol = xasprintf("%s/include/kwm_protocol.h", env->repo);
 
 	hash_add_str(h, built);
 	hash_add_file(h, init);
+	hash_add_file(h, protocol);
 	hash_final(h, out);
+	free(protocol);
 	free(init);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "kwm_protocol.h"
 
 /*
  * What the tests print: init's first line ends the boot, the suite
@@ -19,11 +20,11 @@ static const char monitor[] =
 	"    timeout: {seconds: %d}\n"
 	"    monitors:\n"
 	"    - name: kw_worker\n"
-	"      start: '# kwm-suite: '\n"
-	"      end: '# kwm-done'\n"
+	"      start: '" KWM_MARK_SUITE "'\n"
+	"      end: '" KWM_MARK_DONE "'\n"
 	"      pattern: '(?P<result>ok|not ok) \\d+ (?P<test_case_id>\\S+)[^\\n]*\\n'\n"
 	"      fixupdict: {ok: pass, 'not ok': fail}\n";
-#define BOOT_PROMPT	"prompts: ['# kwm: init started']"
+#define BOOT_PROMPT	"prompts: ['" KWM_MARK_INIT "']"
 
 /* @s as a YAML single-quoted scalar (free it). */
 static char *yq(const char *s)

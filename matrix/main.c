@@ -29,7 +29,9 @@
 #include "kcidb.h"
 #include "lava.h"
 #include "merge.h"
+#include "options.h"
 #include "oracles.h"
+#include "plan.h"
 #include "progress.h"
 #include "report.h"
 #include "series.h"
@@ -46,14 +48,6 @@
 
 static volatile sig_atomic_t stop_requested;	/* the signal, or 0 */
 
-struct options {
-	struct strlist targets, suites, kernels, versions;
-	char *results, *cache, *repo, *series_dir;
-	int jobs;
-	int duration;		/* seconds, for suites that take one */
-	int timeout;		/* seconds; 0: from the target and suites */
-	bool lava;		/* boot through lava-run */
-};
 
 static void on_signal(int sig)
 {
@@ -62,274 +56,10 @@ static void on_signal(int sig)
 	kwm_forward_signal(sig);
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: kwmatrix run [options]    build, boot and report the matrix\n"
-		"       kwmatrix list             show targets, kernels and suites\n"
-		"       kwmatrix merge A.json B.json... -o DIR\n"
-		"                                 combine shards' matrix.json into one\n"
-		"options:\n"
-		"  -t, --targets LIST   comma-separated targets, or all (default: the boot\n"
-		"                       targets; the build-only ones are for the nightly)\n"
-		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
-		"  -k, --kernels LIST   plain and oracle kernels per target, or all\n"
-		"                       (default: plain; the oracles build a kernel each)\n"
-		"  -V, --versions LIST  kernel versions, each Debian's linux-source-VERSION,\n"
-		"                       or all (default: 6.1; patch/VERSION/ holds refreshes)\n"
-		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
-		"  -c, --cache DIR      build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)\n"
-		"  -p, --series DIR     patch series (default: <repo>/patch)\n"
-		"  -R, --repo DIR       kwmatrix checkout (default: .)\n"
-		"  -j, --jobs N         parallel make jobs (default: host CPUs)\n"
-		"  -d, --duration S     seconds per torture run (default: 10)\n"
-		"  -T, --timeout S      time bound of each guest (default: per target)\n"
-		"  -L, --lava           boot each guest through LAVA's lava-run (every\n"
-		"                       run writes the LAVA jobs beside its results)\n");
-}
 
-/* A whole positive number, or -1. */
-static int parse_count(const char *opt, const char *s)
-{
-	char *end;
-	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > INT_MAX) {
-		kwm_error("%s '%s' is not a positive whole number (fix: e.g. %s 10)",
-			  opt, s, opt);
-		return -1;
-	}
-	return (int)v;
-}
 
-static int split_list(const char *opt, const char *arg, struct strlist *l)
-{
-	char *copy = xstrdup(arg), *tok, *save;
 
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (strlist_has(l, tok)) {
-			kwm_error("%s names '%s' twice (fix: list each once)", opt, tok);
-			free(copy);
-			return -1;
-		}
-		strlist_add(l, tok);
-	}
-	free(copy);
-	if (!l->n) {
-		kwm_error("%s is empty (fix: name at least one)", opt);
-		return -1;
-	}
-	return 0;
-}
-
-enum names { TARGET_NAMES, SUITE_NAMES, KERNEL_NAMES, VERSION_NAMES };
-
-static const char *name_of(enum names which, int i)
-{
-	if (which == TARGET_NAMES)
-		return kwm_targets[i].name;
-	if (which == SUITE_NAMES)
-		return kwm_suites[i].name;
-	if (which == VERSION_NAMES)
-		return kwm_kernel_versions[i];
-	return i ? kwm_oracles[i - 1].name : "plain";
-}
-
-static int nr_names(enum names which)
-{
-	return which == TARGET_NAMES ? kwm_nr_targets :
-	       which == SUITE_NAMES ? kwm_nr_suites :
-	       which == VERSION_NAMES ? kwm_nr_kernel_versions : kwm_nr_oracles + 1;
-}
-
-static char *known_names(enum names which)
-{
-	char *out = xstrdup("");
-
-	for (int i = 0; i < nr_names(which); i++) {
-		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
-				       name_of(which, i));
-
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
-/* Every name in @asked is one of @which; else one line naming the @what. */
-static int check_known(enum names which, const char *what, const struct strlist *asked)
-{
-	for (int i = 0; i < asked->n; i++) {
-		bool found = false;
-		char *known;
-
-		for (int k = 0; k < nr_names(which) && !found; k++)
-			found = !strcmp(asked->v[i], name_of(which, k));
-		if (found)
-			continue;
-		known = known_names(which);
-		kwm_error("unknown %s '%s' (fix: pick from %s)", what, asked->v[i], known);
-		free(known);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "targets", required_argument, NULL, 't' },
-		{ "suites", required_argument, NULL, 's' },
-		{ "kernels", required_argument, NULL, 'k' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "series", required_argument, NULL, 'p' },
-		{ "repo", required_argument, NULL, 'R' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "versions", required_argument, NULL, 'V' },
-		{ "lava", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->jobs = ncpu > 0 ? (int)ncpu : 1;
-	o->duration = 10;
-	o->results = xstrdup("results");
-	o->repo = xstrdup(".");
-	o->cache = env_cache && *env_cache ? xstrdup(env_cache) :
-		   xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
-
-	while ((c = getopt_long(argc, argv, "t:s:k:V:r:c:p:R:j:d:T:Lh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (split_list("--targets", optarg, &o->targets))
-				return -1;
-			break;
-		case 's':
-			if (split_list("--suites", optarg, &o->suites))
-				return -1;
-			break;
-		case 'k':
-			if (split_list("--kernels", optarg, &o->kernels))
-				return -1;
-			break;
-		case 'V':
-			if (split_list("--versions", optarg, &o->versions))
-				return -1;
-			break;
-		case 'r':
-			free(o->results);
-			o->results = xstrdup(optarg);
-			break;
-		case 'c':
-			free(o->cache);
-			o->cache = xstrdup(optarg);
-			break;
-		case 'p':
-			free(o->series_dir);
-			o->series_dir = xstrdup(optarg);
-			break;
-		case 'R':
-			free(o->repo);
-			o->repo = xstrdup(optarg);
-			break;
-		case 'j':
-			o->jobs = parse_count("--jobs", optarg);
-			if (o->jobs < 0)
-				return -1;
-			break;
-		case 'd':
-			o->duration = parse_count("--duration", optarg);
-			if (o->duration < 0)
-				return -1;
-			break;
-		case 'T':
-			o->timeout = parse_count("--timeout", optarg);
-			if (o->timeout < 0)
-				return -1;
-			break;
-		case 'L':
-			o->lava = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc) {
-		kwm_error("unexpected argument '%s' (fix: see kwmatrix --help)",
-			  argv[optind]);
-		return -1;
-	}
-	{
-		/* Children run in other folders: make the checkout absolute. */
-		char *abs = realpath(o->repo, NULL);
-
-		if (!abs) {
-			kwm_error("--repo %s: %s (fix: run from a kwmatrix checkout)",
-				  o->repo, strerror(errno));
-			return -1;
-		}
-		free(o->repo);
-		o->repo = abs;
-	}
-	if (!o->series_dir)
-		o->series_dir = xasprintf("%s/patch", o->repo);
-	if (!o->targets.n || strlist_has(&o->targets, "all")) {
-		bool all = o->targets.n > 0;
-
-		strlist_free(&o->targets);
-		for (int i = 0; i < kwm_nr_targets; i++)
-			if (all || kwm_targets[i].by_default)
-				strlist_add(&o->targets, kwm_targets[i].name);
-	}
-	if (!o->versions.n || strlist_has(&o->versions, "all")) {
-		bool all = o->versions.n > 0;
-
-		strlist_free(&o->versions);
-		for (int i = 0; i < (all ? kwm_nr_kernel_versions : 1); i++)
-			strlist_add(&o->versions, kwm_kernel_versions[i]);
-	}
-	if (!o->suites.n)
-		for (int i = 0; i < kwm_nr_suites; i++)
-			if (kwm_suites[i].by_default)
-				strlist_add(&o->suites, kwm_suites[i].name);
-	if (!o->kernels.n) {
-		/*
-		 * The barrier verdicts and the API suites need only the plain
-		 * kernel; each oracle is one more kernel build per target.
-		 */
-		strlist_add(&o->kernels, "plain");
-		kwm_info("kernels: plain (the oracle kernels, %d more builds per target: -k all)",
-			 kwm_nr_oracles);
-	} else if (strlist_has(&o->kernels, "all")) {
-		strlist_free(&o->kernels);
-		for (int i = 0; i <= kwm_nr_oracles; i++)
-			strlist_add(&o->kernels, name_of(KERNEL_NAMES, i));
-	}
-	if (check_known(KERNEL_NAMES, "kernel", &o->kernels) ||
-	    check_known(VERSION_NAMES, "kernel version", &o->versions) ||
-	    check_known(TARGET_NAMES, "target", &o->targets) ||
-	    check_known(SUITE_NAMES, "suite", &o->suites) ||
-	    calibration_check_suites(o->repo))
-		return -1;
-	/* A surviving mutant means something only beside its calibration. */
-	if (calibration_add_if_needed(&o->suites))
-		kwm_info("suites: calibrate added, which the mutants asked for are judged by");
-	return 0;
-}
 
 /* Every host tool a target needs, each named with its Debian package. */
 static int check_tools(const struct options *o)
@@ -432,171 +162,8 @@ static char *make_run_dir(const struct options *o, char **id, char **utc)
 	return abs;
 }
 
-/* Whether @s is the first of @tr's suites to ask for @text on the command line. */
-static bool first_to_ask(const struct target_result *tr, int upto,
-			 const char *(*field)(const struct suite *),
-			 const char *text)
-{
-	for (int j = 0; j < upto; j++) {
-		const char *other = field(suite_find(tr->suites.v[j]));
 
-		if (other && !strcmp(other, text))
-			return false;
-	}
-	return true;
-}
 
-static const char *duration_module_of(const struct suite *s)
-{
-	return s->duration_module;
-}
-
-static const char *params_of(const struct suite *s)
-{
-	return s->params;
-}
-
-/* -d, or more where the column's oracle needs it. */
-static int torture_seconds(const struct options *o, const struct target_result *tr)
-{
-	if (tr->oracle && tr->oracle->min_seconds > o->duration)
-		return tr->oracle->min_seconds;
-	return o->duration;
-}
-
-/*
- * How long suite @s tortures, 0 if it does not.  A detector of the
- * column's oracle hunts: it runs until the oracle reports on the subject
- * (the guest's init ends it then), or the oracle's hunt_seconds.
- */
-static int suite_seconds(const struct options *o, const struct target_result *tr,
-			 const struct suite *s)
-{
-	int seconds = torture_seconds(o, tr);
-
-	if (!s->duration_module)
-		return 0;
-	if (tr->oracle && s->must_kill && !strcmp(s->must_kill, tr->oracle->name) &&
-	    tr->oracle->hunt_seconds > seconds)
-		return tr->oracle->hunt_seconds;
-	return seconds;
-}
-
-static char *kernel_append(const struct options *o, const struct target_result *tr)
-{
-	char *run = xstrdup("");
-	char *append, *next, *own;
-
-	for (int i = 0; i < tr->suites.n; i++) {
-		const struct suite *s = suite_find(tr->suites.v[i]);
-		int seconds = suite_seconds(o, tr, s);
-
-		if (s->static_check)
-			continue;
-		/* The command line's duration is torture_seconds(): say only others. */
-		own = seconds && seconds != torture_seconds(o, tr) ?
-		      xasprintf(":%s.duration=%d", s->duration_module, seconds) :
-		      xstrdup("");
-		next = xasprintf("%s%s%s:%s%s", run, *run ? ";" : "", s->name,
-				 s->modules, own);
-		free(own);
-		free(run);
-		run = next;
-	}
-	append = xasprintf("console=%s panic=-1 kwm.run=%s", tr->target->console, run);
-	free(run);
-	if (tr->oracle) {
-		/*
-		 * "KCSAN:" and "[kw_worker]" on one line: the title of a report
-		 * on the subject.  No spaces, no quotes: LAVA splits the line.
-		 */
-		next = xasprintf("%s kwm.catch=%s: kwm.subject=%s%s%s", append,
-				 tr->oracle->title, SUBJECT_MODULE,
-				 tr->oracle->cmdline ? " " : "",
-				 tr->oracle->cmdline ? tr->oracle->cmdline : "");
-		free(append);
-		append = next;
-	}
-	for (int i = 0; i < tr->suites.n; i++) {
-		const struct suite *s = suite_find(tr->suites.v[i]);
-
-		if (s->duration_module &&
-		    first_to_ask(tr, i, duration_module_of, s->duration_module)) {
-			next = xasprintf("%s %s.duration=%d", append,
-					 s->duration_module, torture_seconds(o, tr));
-			free(append);
-			append = next;
-		}
-		if (s->params && first_to_ask(tr, i, params_of, s->params)) {
-			next = xasprintf("%s %s", append, s->params);
-			free(append);
-			append = next;
-		}
-	}
-	return append;
-}
-
-static int guest_bound(const struct options *o, const struct target_result *tr)
-{
-	int bound = tr->target->boot_seconds;
-
-	if (o->timeout)
-		return o->timeout;
-	for (int i = 0; i < tr->suites.n; i++) {
-		const struct suite *s = suite_find(tr->suites.v[i]);
-
-		bound += s->seconds + suite_seconds(o, tr, s);
-	}
-	return bound;
-}
-
-/* One kernel version: its source tree, its series, and how to build on it. */
-struct version {
-	struct source src;
-	struct series series;
-	struct build_env env;
-	char *checkpatch_log;	/* results/<run>/checkpatch@6.12.log */
-};
-
-/*
- * The columns of the matrix: each target's kernels on each version, each
- * with the asked suites that run on it.  A kernel with none is left out.
- */
-static int plan_columns(const struct options *o, const struct version *versions,
-			struct run *run)
-{
-	int n = 0;
-
-	run->targets = xcalloc(o->targets.n * o->versions.n * o->kernels.n,
-			       sizeof(*run->targets));
-	for (int t = 0; t < o->targets.n; t++) {
-		for (int kk = 0; kk < o->versions.n * o->kernels.n; kk++) {
-			struct target_result *tr = &run->targets[n];
-			int k = kk % o->kernels.n;
-			bool found;
-
-			tr->env = &versions[kk / o->kernels.n].env;
-			tr->target = target_find(o->targets.v[t]);
-			tr->oracle = oracle_find(o->kernels.v[k], &found);
-			for (int i = 0; i < o->suites.n; i++) {
-				const struct suite *s = suite_find(o->suites.v[i]);
-
-				/* A build-only target has only build-time cells. */
-				if (list_has(s->kernels, o->kernels.v[k]) &&
-				    (tr->target->qemu || s->static_check))
-					strlist_add(&tr->suites, o->suites.v[i]);
-			}
-			if (tr->suites.n)
-				n++;
-			else
-				memset(tr, 0, sizeof(*tr));
-		}
-	}
-	run->nr_targets = n;
-	if (!n)
-		kwm_error("none of the suites asked for runs on the kernels asked for (fix: see kwmatrix list)");
-	return n ? 0 : -1;
-}
 
 /* junit.xml, kcidb.json and index.html, from the matrix.json just written. */
 static int export_formats(const char *dir)
@@ -641,192 +208,243 @@ static int versions_locate(const struct options *o, struct version *versions)
 	return 0;
 }
 
-static int cmd_run(struct options *o)
+/* What one run holds, handed from stage to stage. */
+struct run_state {
+	struct options *o;
+	struct run run;
+	struct version *versions;
+	struct fragment_set *frags;	/* one per column */
+	struct guest *guests;
+	int nr_guests;
+	int lock_fd;
+	double started;
+	char *setup_log, *ccache_dir;
+};
+
+/* Tools, sources and columns, each column's build key: nothing written yet. */
+static int stage_plan(struct run_state *st)
 {
-	struct run run = { 0 };
-	struct version *versions = xcalloc(o->versions.n, sizeof(*versions));
-	struct fragment_set *frags = NULL;
-	struct guest *guests = NULL;
-	int lock_fd = -1, ret = EXIT_BAD_INPUT, nr_guests = 0, slots;
-	double t0 = now_seconds();
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char *setup_log = NULL, *ccache_dir = NULL;
+	struct run *run = &st->run;
 
-	if (check_tools(o) || versions_locate(o, versions))
-		goto out;
-	if (plan_columns(o, versions, &run))
-		goto out;
-	frags = xcalloc(run.nr_targets, sizeof(*frags));
-	for (int i = 0; i < run.nr_targets; i++)
-		if (build_plan(&run.targets[i].build, run.targets[i].target,
-			       run.targets[i].oracle, run.targets[i].env, &frags[i]))
-			goto out;
+	st->versions = xcalloc(st->o->versions.n, sizeof(*st->versions));
+	if (check_tools(st->o) || versions_locate(st->o, st->versions) ||
+	    plan_columns(st->o, st->versions, run))
+		return EXIT_BAD_INPUT;
+	st->frags = xcalloc(run->nr_targets, sizeof(*st->frags));
+	for (int i = 0; i < run->nr_targets; i++)
+		if (build_plan(&run->targets[i].build, run->targets[i].target,
+			       run->targets[i].oracle, run->targets[i].env, &st->frags[i]))
+			return EXIT_BAD_INPUT;
+	return 0;
+}
 
-	lock_fd = lock_cache(o->cache);
-	if (lock_fd < 0)
-		goto out;
-	run.dir = make_run_dir(o, &run.id, &run.started_utc);
-	if (!run.dir)
-		goto out;
+/* The cache's lock and the results folder; the live progress lines. */
+static int stage_open(struct run_state *st)
+{
+	struct run *run = &st->run;
+	const char **names;
+
+	st->lock_fd = lock_cache(st->o->cache);
+	if (st->lock_fd < 0)
+		return EXIT_BAD_INPUT;
+	run->dir = make_run_dir(st->o, &run->id, &run->started_utc);
+	if (!run->dir)
+		return EXIT_BAD_INPUT;
 	kwm_info("run %s: %d kernels of %d targets on %d kernel versions, suites %d, results in %s",
-		 run.id, run.nr_targets, o->targets.n, o->versions.n, o->suites.n,
-		 run.dir);
-	{
-		const char **names = xcalloc(run.nr_targets, sizeof(*names));
-
-		for (int i = 0; i < run.nr_targets; i++)
-			names[i] = run.targets[i].build.name;
-		progress_start(names, run.nr_targets);
-		free(names);
-	}
-	run.repo = o->repo;
+		 run->id, run->nr_targets, st->o->targets.n, st->o->versions.n,
+		 st->o->suites.n, run->dir);
+	names = xcalloc(run->nr_targets, sizeof(*names));
+	for (int i = 0; i < run->nr_targets; i++)
+		names[i] = run->targets[i].build.name;
+	progress_start(names, run->nr_targets);
+	free(names);
+	run->repo = st->o->repo;
 	/* The series touches the same files on every version. */
-	run.tree = versions[0].src.tree;
-	run.series_files = &versions[0].series.files;
-	run.suites = (const char *const *)o->suites.v;
-	run.nr_suites = o->suites.n;
+	run->tree = st->versions[0].src.tree;
+	run->series_files = &st->versions[0].series.files;
+	run->suites = (const char *const *)st->o->suites.v;
+	run->nr_suites = st->o->suites.n;
+	return 0;
+}
 
-	setup_log = xasprintf("%s/setup.log", run.dir);
+/* Each version's tree unpacked and patched, and checkpatch run on it once. */
+static int stage_sources(struct run_state *st)
+{
+	struct run *run = &st->run;
+	const struct options *o = st->o;
+
+	st->setup_log = xasprintf("%s/setup.log", run->dir);
 	for (int v = 0; v < o->versions.n; v++) {
-		struct version *ver = &versions[v];
+		struct version *ver = &st->versions[v];
 
-		if (source_unpack(&ver->src, setup_log) ||
-		    tree_apply_series(&ver->src, &ver->series, setup_log)) {
-			rm_rf(run.dir);
-			goto out;
+		if (source_unpack(&ver->src, st->setup_log) ||
+		    tree_apply_series(&ver->src, &ver->series, st->setup_log)) {
+			rm_rf(run->dir);
+			return EXIT_BAD_INPUT;
 		}
-		/* Needs only the tree: once per version, for every column. */
 		if (strlist_has(&o->suites, CHECKPATCH)) {
-			ver->checkpatch_log = xasprintf("%s/checkpatch%s.log", run.dir,
+			ver->checkpatch_log = xasprintf("%s/checkpatch%s.log", run->dir,
 							ver->src.tag);
 			checkpatch_run(o->repo, o->series_dir, ver->src.release,
 				       o->cache, ver->checkpatch_log);
 		}
 	}
-	for (int i = 0; i < run.nr_targets; i++)
+	for (int i = 0; i < run->nr_targets; i++)
 		for (int v = 0; v < o->versions.n; v++)
-			if (run.targets[i].env == &versions[v].env)
-				run.targets[i].checkpatch_log = versions[v].checkpatch_log;
+			if (run->targets[i].env == &st->versions[v].env)
+				run->targets[i].checkpatch_log = st->versions[v].checkpatch_log;
+	return 0;
+}
 
-	ccache_dir = xasprintf("%s/ccache", o->cache);
-	setenv("CCACHE_DIR", ccache_dir, 1);
-	setenv("CCACHE_BASEDIR", o->cache, 1);
+/* Build column @i's kernel, modules and initramfs, or say why it is not built. */
+static void build_column(struct run_state *st, int i)
+{
+	struct target_result *tr = &st->run.targets[i];
+	const struct source *src = tr->env->src;
+	char *dir;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	if (tr->oracle)
+		tr->unavailable = oracle_unavailable(tr->oracle, src->tree,
+						     tr->target->kernel_arch,
+						     src->package);
+	if (tr->unavailable) {
+		progress_done(i, "%s", tr->unavailable);
+		return;
+	}
+	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
+	mkdir_p(dir);
+	tr->build.log = xasprintf("%s/build.log", dir);
+	free(dir);
+	progress_set(i, "building in %s (log: %s)", tr->build.dir, tr->build.log);
+	tr->build_ok = !build_run(&tr->build, tr->env, &st->frags[i]);
+	if (tr->build_ok) {
+		progress_set(i, "%s in %.1f s", tr->build.up_to_date ?
+			     "up to date" : "built", tr->build.seconds);
+	} else if (stop_requested) {
+		/* Its make was passed the signal: not a failure of the series. */
+		free(tr->build.error);
+		tr->build.error = xasprintf("%s build: stopped by %s before it finished",
+					    tr->build.name, strsignal(stop_requested));
+		progress_done(i, "build stopped");
+	} else {
+		kwm_error("%s", tr->build.error);
+		progress_done(i, "build failed");
+	}
+}
 
-	for (int i = 0; i < run.nr_targets && !stop_requested; i++) {
-		struct target_result *tr = &run.targets[i];
-		const struct source *src = tr->env->src;
-		char *dir = xasprintf("%s/%s", run.dir, tr->build.name);
+static void stage_builds(struct run_state *st)
+{
+	setenv("CCACHE_DIR", st->ccache_dir, 1);
+	setenv("CCACHE_BASEDIR", st->o->cache, 1);
+	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++)
+		build_column(st, i);
+}
 
-		if (tr->oracle)
-			tr->unavailable = oracle_unavailable(tr->oracle, src->tree,
-							     tr->target->kernel_arch,
-							     src->package);
-		if (tr->unavailable) {
-			progress_done(i, "%s", tr->unavailable);
+/* Column @i's guest, ready to boot; false if it has nothing to boot for. */
+static bool prepare_guest(struct run_state *st, int i, struct guest *g)
+{
+	const struct options *o = st->o;
+	struct target_result *tr = &st->run.targets[i];
+	char *dir, *console, *qemu, *append;
+	int in_guest = 0;
+
+	for (int j = 0; j < tr->suites.n; j++)
+		in_guest += !suite_find(tr->suites.v[j])->static_check;
+	/* Only build-time checks were asked for. */
+	if (!tr->build_ok || !in_guest)
+		return false;
+	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
+	console = xasprintf("%s/console.log", dir);
+	qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
+	append = plan_kernel_append(o, tr);
+	guest_prepare(g, tr->target, tr->build.image, tr->build.initramfs, append,
+		      console, qemu, plan_guest_bound(o, tr));
+	free(console);
+	free(qemu);
+	free(append);
+	/* Every booted column gets its LAVA jobs, for a lab to take. */
+	if (lava_prepare(g, dir, tr->build.name, o->lava)) {
+		kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",
+			  tr->build.name, dir);
+		/* Through LAVA, not booted: its cells say so. */
+		if (o->lava) {
+			guest_free(g);
 			free(dir);
-			continue;
+			return false;
 		}
-		mkdir_p(dir);
-		tr->build.log = xasprintf("%s/build.log", dir);
-		progress_set(i, "building in %s (log: %s)", tr->build.dir, tr->build.log);
-		tr->build_ok = !build_run(&tr->build, tr->env, &frags[i]);
-		if (tr->build_ok) {
-			progress_set(i, "%s in %.1f s", tr->build.up_to_date ?
-				     "up to date" : "built", tr->build.seconds);
-		} else if (stop_requested) {
-			/* Its make was passed the signal: not a failure of the series. */
-			free(tr->build.error);
-			tr->build.error = xasprintf("%s build: stopped by %s before it finished",
-						    tr->build.name, strsignal(stop_requested));
-			progress_done(i, "build stopped");
-		} else {
-			kwm_error("%s", tr->build.error);
-			progress_done(i, "build failed");
-		}
-		free(dir);
 	}
+	free(dir);
+	g->name = tr->build.name;
+	g->column = i;
+	g->nr_suites = in_guest;
+	return true;
+}
 
-	guests = xcalloc(run.nr_targets, sizeof(*guests));
-	for (int i = 0; i < run.nr_targets; i++) {
-		struct target_result *tr = &run.targets[i];
-		char *dir, *console, *qemu, *append;
-		int in_guest = 0;
-
-		for (int j = 0; j < tr->suites.n; j++)
-			in_guest += !suite_find(tr->suites.v[j])->static_check;
-		/* Nothing to boot for: only build-time checks were asked for. */
-		if (!tr->build_ok || !in_guest)
-			continue;
-		dir = xasprintf("%s/%s", run.dir, tr->build.name);
-		console = xasprintf("%s/console.log", dir);
-		qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
-		append = kernel_append(o, tr);
-		guest_prepare(&guests[nr_guests], tr->target, tr->build.image,
-			      tr->build.initramfs, append, console, qemu,
-			      guest_bound(o, tr));
-		free(console);
-		free(qemu);
-		free(append);
-		/* Every booted column gets its LAVA jobs, for a lab to take. */
-		if (lava_prepare(&guests[nr_guests], dir, tr->build.name, o->lava)) {
-			kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",
-				  tr->build.name, dir);
-			if (o->lava) {
-				/* Not booted: its cells say so. */
-				guest_free(&guests[nr_guests]);
-				free(dir);
-				continue;
-			}
-		}
-		free(dir);
-		guests[nr_guests].name = tr->build.name;
-		guests[nr_guests].column = i;
-		guests[nr_guests].nr_suites = in_guest;
-		nr_guests++;
-	}
+static void stage_guests(struct run_state *st)
+{
+	struct run *run = &st->run;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	/* On 2 host CPUs, one 2-vCPU guest at a time. */
-	slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
-	if (!stop_requested)
-		guests_run(guests, nr_guests, slots, &stop_requested);
-	/* The targets take over the guests. */
-	for (int i = 0, g = 0; i < run.nr_targets; i++)
-		if (g < nr_guests && guests[g].name == run.targets[i].build.name)
-			run.targets[i].guest = guests[g++];
-		else
-			run.targets[i].guest.target = run.targets[i].target;
-	free(guests);
-	guests = NULL;
+	int slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
 
-	run.complete = !stop_requested;
-	run.seconds = now_seconds() - t0;
-	report_judge(&run);
-	for (int i = 0; i < run.nr_targets; i++) {
-		char *summary = report_column_summary(&run.targets[i]);
+	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
+	for (int i = 0; i < run->nr_targets; i++)
+		st->nr_guests += prepare_guest(st, i, &st->guests[st->nr_guests]);
+	if (!stop_requested)
+		guests_run(st->guests, st->nr_guests, slots, &stop_requested);
+	/* The columns take over the guests. */
+	for (int i = 0, g = 0; i < run->nr_targets; i++)
+		if (g < st->nr_guests && st->guests[g].name == run->targets[i].build.name)
+			run->targets[i].guest = st->guests[g++];
+		else
+			run->targets[i].guest.target = run->targets[i].target;
+	free(st->guests);
+	st->guests = NULL;
+	st->nr_guests = 0;
+}
+
+static void stage_judge(struct run_state *st)
+{
+	struct run *run = &st->run;
+
+	run->complete = !stop_requested;
+	run->seconds = now_seconds() - st->started;
+	report_judge(run);
+	for (int i = 0; i < run->nr_targets; i++) {
+		char *summary = report_column_summary(&run->targets[i]);
 
 		progress_done(i, "%s", summary);
 		free(summary);
 	}
 	progress_stop();
-	if (report_write_json(&run) || export_formats(run.dir)) {
+}
+
+/* matrix.json and what is made from it, then the table; the exit status. */
+static int stage_report(struct run_state *st)
+{
+	struct run *run = &st->run;
+
+	if (report_write_json(run) || export_formats(run->dir)) {
 		kwm_error("cannot write the results in %s: %s (fix: free some space and rerun)",
-			  run.dir, strerror(errno));
-		goto out;
+			  run->dir, strerror(errno));
+		return EXIT_BAD_INPUT;
 	}
-	ret = report_print_table(&run, stdout) ? 0 : EXIT_CELLS_FAILED;
-	if (!run.complete)
-		ret = EXIT_SIGNALLED + stop_requested;
-out:
+	/* Interrupted: what ran is shown, and the exit says it was stopped. */
+	if (!report_print_table(run, stdout) && run->complete)
+		return EXIT_CELLS_FAILED;
+	return run->complete ? 0 : EXIT_SIGNALLED + stop_requested;
+}
+
+static void run_state_free(struct run_state *st)
+{
 	progress_stop();
-	if (lock_fd >= 0)
-		close(lock_fd);
-	for (int i = 0; i < nr_guests && guests; i++)
-		guest_free(&guests[i]);
-	free(guests);
-	for (int i = 0; i < run.nr_targets; i++) {
-		struct target_result *tr = &run.targets[i];
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	for (int i = 0; i < st->nr_guests && st->guests; i++)
+		guest_free(&st->guests[i]);
+	free(st->guests);
+	for (int i = 0; i < st->run.nr_targets; i++) {
+		struct target_result *tr = &st->run.targets[i];
 
 		build_free(&tr->build);
 		strlist_free(&tr->suites);
@@ -834,22 +452,45 @@ out:
 		guest_free(&tr->guest);
 		console_result_free(&tr->console);
 		shape_rates_free(tr->rates, tr->nr_rates);
-		if (frags)
-			fragments_free(&frags[i]);
+		if (st->frags)
+			fragments_free(&st->frags[i]);
 	}
-	free(frags);
-	free(run.targets);
-	free(run.id);
-	free(run.dir);
-	free(run.started_utc);
-	free(setup_log);
-	free(ccache_dir);
-	for (int v = 0; v < o->versions.n; v++) {
-		series_free(&versions[v].series);
-		source_free(&versions[v].src);
-		free(versions[v].checkpatch_log);
+	free(st->frags);
+	free(st->run.targets);
+	free(st->run.id);
+	free(st->run.dir);
+	free(st->run.started_utc);
+	free(st->setup_log);
+	free(st->ccache_dir);
+	for (int v = 0; v < st->o->versions.n && st->versions; v++) {
+		series_free(&st->versions[v].series);
+		source_free(&st->versions[v].src);
+		free(st->versions[v].checkpatch_log);
 	}
-	free(versions);
+	free(st->versions);
+}
+
+/* kunit_tool's run_tests(), for kernels: each stage, in order. */
+static int cmd_run(struct options *o)
+{
+	struct run_state st = { .o = o, .lock_fd = -1, .started = now_seconds() };
+	int ret;
+
+	st.ccache_dir = xasprintf("%s/ccache", o->cache);
+	ret = stage_plan(&st);
+	if (!ret)
+		ret = stage_open(&st);
+	if (!ret)
+		ret = stage_sources(&st);
+	if (!ret) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		stage_builds(&st);
+		stage_guests(&st);
+		stage_judge(&st);
+		ret = stage_report(&st);
+	}
+	run_state_free(&st);
 	return ret;
 }
 
@@ -886,7 +527,7 @@ static int cmd_merge(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "o:")) != -1) {
 		if (c != 'o') {
-			usage(stderr);
+			options_usage(stderr);
 			return EXIT_BAD_INPUT;
 		}
 		out = optarg;
@@ -898,17 +539,6 @@ static int cmd_merge(int argc, char **argv)
 	return merge_results((const char *const *)argv + optind, argc - optind, out);
 }
 
-static void options_free(struct options *o)
-{
-	strlist_free(&o->targets);
-	strlist_free(&o->suites);
-	strlist_free(&o->kernels);
-	strlist_free(&o->versions);
-	free(o->results);
-	free(o->cache);
-	free(o->repo);
-	free(o->series_dir);
-}
 
 int main(int argc, char **argv)
 {
@@ -916,7 +546,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
+		options_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_BAD_INPUT : 0;
 	}
 	if (!strcmp(argv[1], "list")) {
@@ -930,7 +560,7 @@ int main(int argc, char **argv)
 			  argv[1]);
 		return EXIT_BAD_INPUT;
 	}
-	if (parse_options(argc - 1, argv + 1, &o)) {
+	if (options_parse(argc - 1, argv + 1, &o)) {
 		options_free(&o);
 		return EXIT_BAD_INPUT;
 	}

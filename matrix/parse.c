@@ -7,11 +7,7 @@
 #include <string.h>
 
 #include "util.h"
-
-#define MARK_SUITE	"# kwm-suite: "
-#define MARK_SUITE_END	"# kwm-suite-end: "
-#define MARK_INIT	"# kwm: init started"
-#define MARK_DONE	"# kwm-done"
+#include "kwm_protocol.h"
 
 static const char *const status_names[] = {
 	[CELL_PASS] = "PASS",
@@ -104,10 +100,12 @@ static void judge_region(struct suite_result *s, const char *log,
 	ktap_parse(region, &s->ktap);
 	ktap_count(&s->ktap, &s->counts);
 	{
-		const char *stats = strstr(region, "# kwt: seconds=");
+		const char *stats = strstr(region, KWM_TORTURE_FIGURES);
 
 		if (stats)
-			s->stats = strndup(stats + 7, strchrnul(stats, '\n') - stats - 7);
+			s->stats = strndup(stats + strlen(KWM_TORTURE_STATS),
+					   strchrnul(stats, '\n') - stats -
+					   strlen(KWM_TORTURE_STATS));
 	}
 
 	/* The subject's and the tests' reports fail the cell. */
@@ -157,15 +155,15 @@ void parse_console(const char *log, const char *const *suites, int nr_suites,
 	char *before;
 
 	memset(res, 0, sizeof(*res));
-	res->init_started = find_marker(log, MARK_INIT, NULL) != NULL;
-	res->done = find_marker(log, MARK_DONE, NULL) != NULL;
+	res->init_started = find_marker(log, KWM_MARK_INIT, NULL) != NULL;
+	res->done = find_marker(log, KWM_MARK_DONE, NULL) != NULL;
 	res->suites = xcalloc(nr_suites, sizeof(*res->suites));
 	res->nr_suites = nr_suites;
 
 	for (int i = 0; i < nr_suites; i++) {
 		struct suite_result *s = &res->suites[i];
-		const char *begin = find_marker(log, MARK_SUITE, suites[i]);
-		const char *end = begin ? find_marker(begin, MARK_SUITE_END,
+		const char *begin = find_marker(log, KWM_MARK_SUITE, suites[i]);
+		const char *end = begin ? find_marker(begin, KWM_MARK_SUITE_END,
 						      suites[i]) : NULL;
 
 		s->name = xstrdup(suites[i]);
@@ -237,12 +235,12 @@ int parse_calibration(const char *log, struct shape_rate **rates)
 	int nr = 0;
 
 	*rates = NULL;
-	while ((p = strstr(p, "# kwc: shape="))) {
+	while ((p = strstr(p, KWM_CALIBRATION_SHAPE))) {
 		char shape[64];
 		int forbidden;
 		struct shape_rate r;
 
-		if (sscanf(p, "# kwc: shape=%63s forbidden=%d runs=%lu weak=%lu per_million=%lu",
+		if (sscanf(p, KWM_CALIBRATION_SHAPE "%63s forbidden=%d runs=%lu weak=%lu per_million=%lu",
 			   shape, &forbidden, &r.runs, &r.weak, &r.per_million) == 5) {
 			r.shape = xstrdup(shape);
 			r.forbidden = forbidden;

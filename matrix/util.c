@@ -66,6 +66,21 @@ char *xstrdup(const char *s)
 	return d;
 }
 
+void xappendf(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	char *tail, *joined;
+
+	va_start(ap, fmt);
+	if (vasprintf(&tail, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	joined = xasprintf("%s%s", *s ? *s : "", tail);
+	free(tail);
+	free(*s);
+	*s = joined;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -20,6 +20,8 @@ void kwm_set_print_guard(void (*guard)(bool before));
 
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Append to the string *@s (NULL is empty), which may move. */
+void xappendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t size);
 

@@ -60,7 +60,7 @@ grep -q "first rejected hunk" "$work/err" && ok "rejected hunk shown" || bad "re
 
 # A checkout whose fragment has a syntax error.
 mkdir -p "$work/repo"
-cp -r arch-configs initramfs calibrate patch "$work/repo/"
+cp -r arch-configs include initramfs calibrate patch "$work/repo/"
 printf 'CONFIG_SERIAL_AMBA_PL011 y\n' >>"$work/repo/arch-configs/arm64.config"
 expect_refused "fragment syntax error" "arm64.config:.*not a Kconfig assignment" -t arm64 -R "$work/repo"
 
@@ -100,7 +100,7 @@ fi
 
 # A fragment asking for a symbol that does not survive merging (riscv64
 # has no KCSAN in 6.1): the build fails naming it, and leaves no build.
-cp -r arch-configs initramfs calibrate patch "$work/repo/" 2>/dev/null
+cp -r arch-configs include initramfs calibrate patch "$work/repo/" 2>/dev/null
 cp arch-configs/riscv64.config "$work/repo/arch-configs/riscv64.config"
 printf 'CONFIG_KCSAN=y\n' >>"$work/repo/arch-configs/riscv64.config"
 "$KWM" run --repo "$work/repo" -r "$work/dropped" -t riscv64 -k plain -s kunit >"$work/out" 2>"$work/err"

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the host and the guest say to each other, spelled once: the driver
+ * (matrix/) writes the kernel command line and reads the console; the
+ * guest's init (initramfs/init.c) reads the one and writes the other.
+ *
+ * Kernel command line:
+ *
+ *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...][:PARAMS]
+ *   MODULE.PARAM=VALUE            passed to MODULE when it is loaded
+ *   kwm.catch=TEXT                ends a suite early, once the kernel logs
+ *   kwm.subject=MODULE            a line holding TEXT and "[MODULE]"
+ *
+ * PARAMS, "MODULE.PARAM=VALUE[,MODULE.PARAM=VALUE...]", are one suite's
+ * own and override the command line's.  No spaces or quotes anywhere:
+ * LAVA splits the command line on them.
+ *
+ * Console, one marker per line, around each suite's KTAP:
+ *
+ *   # kwm: init started
+ *   # kwm-suite: NAME
+ *   ...KTAP of the suite's modules...
+ *   # kwm: ended early: the kernel reported "TEXT" in [MODULE]
+ *   # kwm-suite-end: NAME
+ *   # kwm-done
+ */
+#ifndef KWM_PROTOCOL_H
+#define KWM_PROTOCOL_H
+
+#define KWM_ARG_RUN		"kwm.run="
+#define KWM_ARG_CATCH		"kwm.catch="
+#define KWM_ARG_SUBJECT		"kwm.subject="
+#define KWM_RUN_SUITES_SEP	";"	/* between suites */
+#define KWM_RUN_FIELDS_SEP	":"	/* NAME:MODULES:PARAMS */
+#define KWM_RUN_MODULES_SEP	"+"	/* between a suite's modules */
+
+#define KWM_MARK_INIT		"# kwm: init started"
+#define KWM_MARK_SUITE		"# kwm-suite: "
+#define KWM_MARK_SUITE_END	"# kwm-suite-end: "
+#define KWM_MARK_ENDED_EARLY	"# kwm: ended early: "
+#define KWM_MARK_DONE		"# kwm-done"
+
+/*
+ * Lines the test modules print among their KTAP, which the driver reads:
+ * the torture's figures (patch 3, lib/kw_worker_torture.c) and each
+ * calibration shape's counts (calibrate/kw_calibrate.c).
+ */
+#define KWM_TORTURE_STATS	"# kwt: "
+#define KWM_TORTURE_FIGURES	KWM_TORTURE_STATS "seconds="
+#define KWM_CALIBRATION_SHAPE	"# kwc: shape="
+
+#endif

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kwm_protocol.h"
+#include "oracles.h"
+#include "suites.h"
+#include "targets.h"
+#include "variants.h"
+
+/* Whether @s is the first of @tr's suites to ask for @text on the command line. */
+static bool first_to_ask(const struct target_result *tr, int upto,
+			 const char *(*field)(const struct suite *),
+			 const char *text)
+{
+	for (int j = 0; j < upto; j++) {
+		const char *other = field(suite_find(tr->suites.v[j]));
+
+		if (other && !strcmp(other, text))
+			return false;
+	}
+	return true;
+}
+
+static const char *duration_module_of(const struct suite *s)
+{
+	return s->duration_module;
+}
+
+static const char *params_of(const struct suite *s)
+{
+	return s->params;
+}
+
+/* -d, or more where the column's oracle needs it. */
+static int torture_seconds(const struct options *o, const struct target_result *tr)
+{
+	if (tr->oracle && tr->oracle->min_seconds > o->duration)
+		return tr->oracle->min_seconds;
+	return o->duration;
+}
+
+/*
+ * How long suite @s tortures, 0 if it does not.  A detector of the
+ * column's oracle hunts: it runs until the oracle reports on the subject
+ * (the guest's init ends it then), or the oracle's hunt_seconds.
+ */
+static int suite_seconds(const struct options *o, const struct target_result *tr,
+			 const struct suite *s)
+{
+	int seconds = torture_seconds(o, tr);
+
+	if (!s->duration_module)
+		return 0;
+	if (tr->oracle && s->must_kill && !strcmp(s->must_kill, tr->oracle->name) &&
+	    tr->oracle->hunt_seconds > seconds)
+		return tr->oracle->hunt_seconds;
+	return seconds;
+}
+
+char *plan_kernel_append(const struct options *o, const struct target_result *tr)
+{
+	char *run = NULL, *append;
+
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
+		int seconds = suite_seconds(o, tr, s);
+
+		if (s->static_check)
+			continue;
+		/* NAME:MODULES, and :PARAMS for a duration not the command line's. */
+		xappendf(&run, "%s%s" KWM_RUN_FIELDS_SEP "%s", run ? KWM_RUN_SUITES_SEP : "",
+			 s->name, s->modules);
+		if (seconds && seconds != torture_seconds(o, tr))
+			xappendf(&run, KWM_RUN_FIELDS_SEP "%s.duration=%d",
+				 s->duration_module, seconds);
+	}
+	append = xasprintf("console=%s panic=-1 " KWM_ARG_RUN "%s", tr->target->console,
+			   run ? run : "");
+	free(run);
+	if (tr->oracle) {
+		/* "KCSAN:" and "[kw_worker]" on one line: a report on the subject. */
+		xappendf(&append, " " KWM_ARG_CATCH "%s: " KWM_ARG_SUBJECT "%s",
+			 tr->oracle->title, SUBJECT_MODULE);
+		if (tr->oracle->cmdline)
+			xappendf(&append, " %s", tr->oracle->cmdline);
+	}
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
+
+		if (s->duration_module &&
+		    first_to_ask(tr, i, duration_module_of, s->duration_module))
+			xappendf(&append, " %s.duration=%d", s->duration_module,
+				 torture_seconds(o, tr));
+		if (s->params && first_to_ask(tr, i, params_of, s->params))
+			xappendf(&append, " %s", s->params);
+	}
+	return append;
+}
+
+int plan_guest_bound(const struct options *o, const struct target_result *tr)
+{
+	int bound = tr->target->boot_seconds;
+
+	if (o->timeout)
+		return o->timeout;
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
+
+		bound += s->seconds + suite_seconds(o, tr, s);
+	}
+	return bound;
+}
+
+int plan_columns(const struct options *o, const struct version *versions,
+		 struct run *run)
+{
+	int n = 0;
+
+	run->targets = xcalloc(o->targets.n * o->versions.n * o->kernels.n,
+			       sizeof(*run->targets));
+	for (int t = 0; t < o->targets.n; t++) {
+		for (int kk = 0; kk < o->versions.n * o->kernels.n; kk++) {
+			struct target_result *tr = &run->targets[n];
+			int k = kk % o->kernels.n;
+			bool found;
+
+			tr->env = &versions[kk / o->kernels.n].env;
+			tr->target = target_find(o->targets.v[t]);
+			tr->oracle = oracle_find(o->kernels.v[k], &found);
+			for (int i = 0; i < o->suites.n; i++) {
+				const struct suite *s = suite_find(o->suites.v[i]);
+
+				/* A build-only target has only build-time cells. */
+				if (list_has(s->kernels, o->kernels.v[k]) &&
+				    (tr->target->qemu || s->static_check))
+					strlist_add(&tr->suites, o->suites.v[i]);
+			}
+			if (tr->suites.n)
+				n++;
+			else
+				memset(tr, 0, sizeof(*tr));
+		}
+	}
+	run->nr_targets = n;
+	if (!n)
+		kwm_error("none of the suites asked for runs on the kernels asked for (fix: see kwmatrix list)");
+	return n ? 0 : -1;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Planning a run: which columns (target x kernel x version) it has and
+ * which suites each runs, how long each guest may take, and the kernel
+ * command line that tells the guest's init what to run
+ * (include/kwm_protocol.h).  No I/O: the tests call it directly.
+ */
+#ifndef KWM_PLAN_H
+#define KWM_PLAN_H
+
+#include "build.h"
+#include "options.h"
+#include "report.h"
+#include "series.h"
+#include "tree.h"
+
+/* One kernel version: its source tree, its series, and how to build on it. */
+struct version {
+	struct source src;
+	struct series series;
+	struct build_env env;
+	char *checkpatch_log;	/* results/<run>/checkpatch@6.12.log */
+};
+
+/*
+ * The columns of the matrix: each target's kernels on each version, each
+ * with the asked suites that run on it.  A kernel with none is left out.
+ * -1 after one line if no column is left.
+ */
+int plan_columns(const struct options *o, const struct version *versions,
+		 struct run *run);
+
+/* The guest's kernel command line for column @tr (free it). */
+char *plan_kernel_append(const struct options *o, const struct target_result *tr);
+
+/* Seconds column @tr's guest may take: booting plus every suite's bound. */
+int plan_guest_bound(const struct options *o, const struct target_result *tr);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/* Planning: the columns of a run, their guests' command lines and bounds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracles.h"
+#include "plan.h"
+#include "suites.h"
+#include "targets.h"
+
+static void add_all(struct strlist *l, const char *const *v)
+{
+	for (; *v; v++)
+		strlist_add(l, *v);
+}
+
+static void free_run(struct run *run)
+{
+	for (int i = 0; i < run->nr_targets; i++)
+		strlist_free(&run->targets[i].suites);
+	free(run->targets);
+}
+
+static void columns_have_the_suites_of_their_kernel(void **state)
+{
+	static const char *const targets[] = { "arm64", "sparc64", NULL };
+	static const char *const kernels[] = { "plain", "kcsan", NULL };
+	static const char *const suites[] = { "kunit", "sparse", "calibrate", NULL };
+	struct options o = { .duration = 10 };
+	struct version versions[1] = { 0 };
+	struct run run = { 0 };
+
+	(void)state;
+	add_all(&o.targets, targets);
+	add_all(&o.kernels, kernels);
+	add_all(&o.suites, suites);
+	strlist_add(&o.versions, "6.1");
+	assert_int_equal(plan_columns(&o, versions, &run), 0);
+	/* arm64, arm64+kcsan; sparc64 builds only, and KCSAN has no sparse. */
+	assert_int_equal(run.nr_targets, 3);
+	assert_string_equal(run.targets[0].target->name, "arm64");
+	assert_null(run.targets[0].oracle);
+	assert_int_equal(run.targets[0].suites.n, 3);
+	assert_non_null(run.targets[1].oracle);
+	assert_int_equal(run.targets[1].suites.n, 1);
+	assert_string_equal(run.targets[1].suites.v[0], "kunit");
+	assert_string_equal(run.targets[2].target->name, "sparc64");
+	assert_int_equal(run.targets[2].suites.n, 1);
+	assert_string_equal(run.targets[2].suites.v[0], "sparse");
+	assert_ptr_equal(run.targets[0].env, &versions[0].env);
+	free_run(&run);
+	strlist_free(&o.targets);
+	strlist_free(&o.kernels);
+	strlist_free(&o.suites);
+	strlist_free(&o.versions);
+}
+
+static void nothing_to_run_is_refused(void **state)
+{
+	struct options o = { .duration = 10 };
+	struct version versions[1] = { 0 };
+	struct run run = { 0 };
+
+	(void)state;
+	strlist_add(&o.targets, "arm64");
+	strlist_add(&o.kernels, "kasan");
+	strlist_add(&o.suites, "calibrate");
+	strlist_add(&o.versions, "6.1");
+	assert_int_equal(plan_columns(&o, versions, &run), -1);
+	assert_int_equal(run.nr_targets, 0);
+	free(run.targets);
+	strlist_free(&o.targets);
+	strlist_free(&o.kernels);
+	strlist_free(&o.suites);
+	strlist_free(&o.versions);
+}
+
+/* The guest's command line, in include/kwm_protocol.h's grammar. */
+static void command_line_and_bound(void **state)
+{
+	struct options o = { .duration = 10 };
+	struct target_result tr = { 0 };
+	bool found;
+	char *append;
+
+	(void)state;
+	tr.target = target_find("arm64");
+	strlist_add(&tr.suites, "kunit");
+	strlist_add(&tr.suites, "build");
+	strlist_add(&tr.suites, "calibrate");
+	strlist_add(&tr.suites, "torture");
+	append = plan_kernel_append(&o, &tr);
+	assert_string_equal(append,
+			    "console=ttyAMA0 panic=-1 kwm.run=kunit:kw_worker+kw_worker_kunit;"
+			    "calibrate:kw_calibrate;torture:torture+kw_worker+kw_worker_torture"
+			    " kw_calibrate.duration=10 kw_worker_torture.duration=10");
+	free(append);
+	/* Booting, then each suite's fixed part and its torture. */
+	assert_int_equal(plan_guest_bound(&o, &tr),
+			 tr.target->boot_seconds + 30 + 30 + 10 + 30 + 10);
+	o.timeout = 7;
+	assert_int_equal(plan_guest_bound(&o, &tr), 7);
+	strlist_free(&tr.suites);
+
+	/* An oracle's detector hunts for its own, longer, time. */
+	tr.oracle = oracle_find("kcsan", &found);
+	strlist_add(&tr.suites, "detector-plain-done-seq");
+	append = plan_kernel_append(&o, &tr);
+	assert_non_null(strstr(append, "kwm.run=detector-plain-done-seq:torture+plain-done-seq/"
+				       "kw_worker+kw_worker_torture:kw_worker_torture.duration=120 "));
+	assert_non_null(strstr(append, " kwm.catch=KCSAN: kwm.subject=kw_worker kcsan.skip_watch=100"));
+	/* KCSAN's minimum, not -d's 10 s. */
+	assert_non_null(strstr(append, " kw_worker_torture.duration=15"));
+	free(append);
+	strlist_free(&tr.suites);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(columns_have_the_suites_of_their_kernel),
+		cmocka_unit_test(nothing_to_run_is_refused),
+		cmocka_unit_test(command_line_and_bound),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}
