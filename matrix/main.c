@@ -349,7 +349,7 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	int in_guest = 0;
 
 	for (int j = 0; j < tr->suites.n; j++)
-		in_guest += !suite_find(tr->suites.v[j])->static_check;
+		in_guest += suite_in_guest(suite_find(tr->suites.v[j]));
 	/* Only build-time checks were asked for. */
 	if (!tr->build_ok || !in_guest)
 		return false;
@@ -409,6 +409,7 @@ static void stage_judge(struct run_state *st)
 
 	run->complete = !stop_requested;
 	run->seconds = now_seconds() - st->started;
+	report_collect(run);
 	report_judge(run);
 	for (int i = 0; i < run->nr_targets; i++) {
 		char *summary = report_column_summary(&run->targets[i]);
@@ -455,6 +456,7 @@ static void run_state_free(struct run_state *st)
 		if (st->frags)
 			fragments_free(&st->frags[i]);
 	}
+	report_free(&st->run);
 	free(st->frags);
 	free(st->run.targets);
 	free(st->run.id);

@@ -252,6 +252,11 @@ int parse_calibration(const char *log, struct shape_rate **rates)
 	return nr;
 }
 
+double shape_rate_per_million(const struct shape_rate *r)
+{
+	return r->runs ? r->weak * 1e6 / r->runs : 0;
+}
+
 void shape_rates_free(struct shape_rate *rates, int nr)
 {
 	for (int i = 0; i < nr; i++)

@@ -77,5 +77,6 @@ struct shape_rate {
 /* Every calibration figure in @log; returns how many (*rates: free). */
 int parse_calibration(const char *log, struct shape_rate **rates);
 void shape_rates_free(struct shape_rate *rates, int nr);
+double shape_rate_per_million(const struct shape_rate *r);
 
 #endif

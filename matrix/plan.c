@@ -55,7 +55,7 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 
 	if (!s->duration_module)
 		return 0;
-	if (tr->oracle && s->must_kill && !strcmp(s->must_kill, tr->oracle->name) &&
+	if (tr->oracle && s->kind == SUITE_DETECTOR && !strcmp(s->must_fire, tr->oracle->name) &&
 	    tr->oracle->hunt_seconds > seconds)
 		return tr->oracle->hunt_seconds;
 	return seconds;
@@ -69,7 +69,7 @@ char *plan_kernel_append(const struct options *o, const struct target_result *tr
 		const struct suite *s = suite_find(tr->suites.v[i]);
 		int seconds = suite_seconds(o, tr, s);
 
-		if (s->static_check)
+		if (!suite_in_guest(s))
 			continue;
 		/* NAME:MODULES, and :PARAMS for a duration not the command line's. */
 		xappendf(&run, "%s%s" KWM_RUN_FIELDS_SEP "%s", run ? KWM_RUN_SUITES_SEP : "",
@@ -136,7 +136,7 @@ int plan_columns(const struct options *o, const struct version *versions,
 
 				/* A build-only target has only build-time cells. */
 				if (list_has(s->kernels, o->kernels.v[k]) &&
-				    (tr->target->qemu || s->static_check))
+				    (tr->target->qemu || !suite_in_guest(s)))
 					strlist_add(&tr->suites, o->suites.v[i]);
 			}
 			if (tr->suites.n)

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The results of a run: matrix.json and the table on the terminal. */
+/*
+ * The results of a run, in three stages: collect.c reads what the builds
+ * and guests left on disk and parses it into these structs, judge.c
+ * turns them into cells without I/O, and report_json.c and table.c only
+ * format (matrix.json; the table on the terminal).
+ */
 #ifndef KWM_REPORT_H
 #define KWM_REPORT_H
 
@@ -9,6 +14,12 @@
 #include "boot.h"
 #include "build.h"
 #include "parse.h"
+
+/* A build-time check's output, as left in its log. */
+struct static_result {
+	const char *log;		/* its path */
+	char *text;			/* NULL if it could not be read */
+};
 
 /* One kernel of one target: a column of the matrix. */
 struct target_result {
@@ -24,6 +35,12 @@ struct target_result {
 	struct console_result console;
 	struct shape_rate *rates;	/* calibration figures */
 	int nr_rates;
+	/* Read by the collect stage, for the judge: */
+	bool console_empty;		/* the guest wrote nothing */
+	char *qemu_text;		/* then QEMU's own log */
+	bool oracle_inactive;		/* the oracle is built in, but did not start */
+	struct static_result sparse, checkpatch;
+	char *sparse_log;		/* the path sparse.log is read from */
 };
 
 struct run {
@@ -39,10 +56,19 @@ struct run {
 	bool complete;			/* false if interrupted */
 	char *started_utc;
 	double seconds;
+	char **lkmm;			/* per barrier tag: the memory model's verdict */
 };
 
-/* Fill the cells of every target from its build and console log. */
+/*
+ * Read every column's console, QEMU log and build-time checks' output,
+ * parse them into its structs, and the memory model's verdicts (herd7,
+ * once per run).
+ */
+void report_collect(struct run *run);
+/* Fill the cells of every column from what was collected.  No I/O. */
 void report_judge(struct run *run);
+/* What report_collect() and report_judge() allocated in @run. */
+void report_free(struct run *run);
 /* Write @run->dir/matrix.json atomically.  0 or -1 (errno set). */
 int report_write_json(const struct run *run);
 /* "done: 12 PASS 3 UNOBSERVABLE", for the progress display (free it). */

@@ -6,6 +6,7 @@
 const struct suite kwm_suites[] = {
 	{
 		.name = "kunit",
+		.kind = SUITE_KTAP,
 		.modules = "kw_worker+kw_worker_kunit",
 		.seconds = 30,
 		.kernels = "plain,kcsan,kasan",
@@ -14,30 +15,31 @@ const struct suite kwm_suites[] = {
 	{
 		/* The kernel and the series' modules, W=1 on the series' files. */
 		.name = "build",
+		.kind = SUITE_BUILD,
 		.modules = "",
-		.static_check = "build",
 		.kernels = "plain",
 		.by_default = true,
 	},
 	{
 		/* sparse over the series' C files, as built for the target. */
 		.name = "sparse",
+		.kind = SUITE_SPARSE,
 		.modules = "",
-		.static_check = "sparse",
 		.kernels = "plain",
 		.by_default = true,
 	},
 	{
 		/* checkpatch --strict on the series, once per kernel version. */
 		.name = "checkpatch",
+		.kind = SUITE_CHECKPATCH,
 		.modules = "",
-		.static_check = "checkpatch",
 		.kernels = "plain",
 		.by_default = true,
 	},
 	{
 		/* What each platform can show: read before the mutants. */
 		.name = "calibrate",
+		.kind = SUITE_KTAP,
 		.modules = "kw_calibrate",
 		.seconds = 30,
 		/* -d shared among its shapes: a longer run sees rarer ones. */
@@ -47,6 +49,7 @@ const struct suite kwm_suites[] = {
 	},
 	{
 		.name = "torture",
+		.kind = SUITE_KTAP,
 		.modules = "torture+kw_worker+kw_worker_torture",
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
@@ -56,17 +59,19 @@ const struct suite kwm_suites[] = {
 	{
 		/* The series without its fixes: the seed's own findings. */
 		.name = "torture-seed",
+		.kind = SUITE_FINDING,
 		.modules = "torture+seed/kw_worker+kw_worker_torture",
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
 		/* Its finding: a queueing made before a flush had not run. */
-		.expect_fail = "completion",
+		.must_fire = "completion",
 		.kernels = "plain",
 		.by_default = true,
 	},
 #define MUTANT(tag, shape_name)						\
 	{								\
 		.name = "mutant-" tag,					\
+		.kind = SUITE_MUTANT,					\
 		.modules = "torture+no-" tag "/kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
@@ -84,10 +89,11 @@ const struct suite kwm_suites[] = {
 #define DETECTOR(variant, check, kernel, extra)				\
 	{								\
 		.name = "detector-" variant,				\
+		.kind = SUITE_DETECTOR,					\
 		.modules = "torture+" variant "/kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
-		.must_kill = check,					\
+		.must_fire = check,					\
 		.kernels = kernel,					\
 		.params = extra,					\
 		.by_default = true,					\
@@ -99,31 +105,37 @@ const struct suite kwm_suites[] = {
 	DETECTOR("stays-pending", "requeue", "plain", NULL),
 	/* And one per oracle, which its oracle must catch. */
 	DETECTOR("plain-done-seq", "kcsan", "kcsan", NULL),
-#define FREE_AFTER_FLUSH(suite, variant, oracle)			\
+#define FREE_AFTER_FLUSH(suite, kind_of, variant, oracle)		\
 	{								\
 		.name = suite,						\
+		.kind = kind_of,					\
 		.modules = "torture+" variant "kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
 		.kernels = "kasan",					\
 		.params = "kw_worker_torture.nfreers=2",		\
-		.must_kill = oracle,					\
+		.must_fire = oracle,					\
 		.by_default = true,					\
 	}
 	/* What users do: free a work once flush_kw_work() has returned. */
-	FREE_AFTER_FLUSH("torture-free", "", NULL),
+	FREE_AFTER_FLUSH("torture-free", SUITE_KTAP, "", NULL),
 	/* The same with the worker's last touches made slow. */
-	FREE_AFTER_FLUSH("torture-free-wide", "late-wake/", NULL),
+	FREE_AFTER_FLUSH("torture-free-wide", SUITE_KTAP, "late-wake/", NULL),
 	/*
 	 * And on the seed, where they come after the flusher may free: the
 	 * finding of patch 5, which KASAN must catch.
 	 */
-	FREE_AFTER_FLUSH("torture-free-seed", "seed-late-wake/", "kasan"),
+	FREE_AFTER_FLUSH("torture-free-seed", SUITE_DETECTOR, "seed-late-wake/", "kasan"),
 #undef FREE_AFTER_FLUSH
 #undef DETECTOR
 };
 
 const int kwm_nr_suites = sizeof(kwm_suites) / sizeof(kwm_suites[0]);
+
+bool suite_in_guest(const struct suite *s)
+{
+	return s->kind < SUITE_BUILD;
+}
 
 const struct suite *suite_find(const char *name)
 {

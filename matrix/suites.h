@@ -11,18 +11,30 @@
 
 #include <stdbool.h>
 
+/* What a suite is, and so how its cell is judged (judge.c's suite_ops). */
+enum suite_kind {
+	SUITE_KTAP,		/* PASS when every KTAP case passes */
+	SUITE_FINDING,		/* a known finding: @must_fire failing is XFAIL */
+	SUITE_MUTANT,		/* a barrier removed: KILLED, or read beside calibration */
+	SUITE_DETECTOR,		/* a planted break: @must_fire (check or oracle) KILLS it */
+	/* Judged at build time, not in the guest: */
+	SUITE_BUILD,		/* the kernel and the series' modules, W=1 */
+	SUITE_SPARSE,		/* sparse over the series' C files */
+	SUITE_CHECKPATCH,	/* checkpatch --strict on the series */
+	SUITE_NR_KINDS
+};
+
 struct suite {
 	const char *name;
-	const char *modules;		/* "a+b+c" */
+	enum suite_kind kind;
+	const char *modules;		/* "a+b+c" (KWM_RUN_MODULES_SEP) */
 	int seconds;			/* fixed part of its time bound */
 	const char *duration_module;	/* gets MODULE.duration=--duration */
-	const char *mutant_of;		/* barrier tag this mutant lacks */
-	const char *shape;		/* calibration shape it needs */
-	const char *expect_fail;	/* a known finding: this check failing is XFAIL */
-	const char *must_kill;		/* a detector: the check or oracle that must fire */
+	const char *mutant_of;		/* a mutant: the barrier tag it lacks */
+	const char *shape;		/* a mutant: the calibration shape it needs */
+	const char *must_fire;		/* the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
 	const char *params;		/* more of the guest's command line */
-	const char *static_check;	/* run at build time, not in the guest */
 	bool by_default;
 };
 
@@ -30,5 +42,8 @@ extern const struct suite kwm_suites[];
 extern const int kwm_nr_suites;
 
 const struct suite *suite_find(const char *name);
+
+/* Whether @s runs in the guest (not a build-time check). */
+bool suite_in_guest(const struct suite *s);
 
 #endif

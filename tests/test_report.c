@@ -65,18 +65,33 @@ static void use_suites(struct run *run, struct target_result *tr,
 	run->nr_suites = n;
 }
 
-/* A column that ran @v and whose console says @log, judged. */
+/* The collect stage reads the logs on disk, then the judge. */
+static void collect_and_judge(struct run *run)
+{
+	report_collect(run);
+	report_judge(run);
+}
+
+/*
+ * A column that ran @v and whose console says @log, judged as structs:
+ * parsed here, with no file and no collect stage.
+ */
 static void judge_log(struct run *run, struct target_result *tr, const char *log,
 		      const char *const *v, int n)
 {
+	struct guest_outcome outcome = { 0 };
+
 	fill_run(run, tr);
-	assert_int_equal(write_file_atomic(tr->guest.console_log, log, strlen(log)), 0);
 	use_suites(run, tr, v, n);
+	parse_console(log, (const char *const *)tr->suites.v, tr->suites.n, &outcome,
+		      &tr->console);
+	tr->nr_rates = parse_calibration(log, &tr->rates);
 	report_judge(run);
 }
 
 static void free_run(struct run *run, struct target_result *tr)
 {
+	report_free(run);
 	build_free(&tr->build);
 	strlist_free(&tr->suites);
 	free(tr->guest.console_log);
@@ -97,7 +112,7 @@ static void json_holds_every_cell(void **state)
 
 	(void)state;
 	fill_run(&run, &tr);
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(report_write_json(&run), 0);
 	assert_true(report_print_table(&run, devnull));
 	root = json_object_from_file(path);
@@ -134,7 +149,7 @@ static void incomplete_run_is_marked_and_fails(void **state)
 	(void)state;
 	fill_run(&run, &tr);
 	run.complete = false;
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(report_write_json(&run), 0);
 	assert_false(report_print_table(&run, devnull));
 	root = json_object_from_file(path);
@@ -165,7 +180,7 @@ static void unwritable_folder_leaves_nothing(void **state)
 	fill_run(&run, &tr);
 	free(run.dir);
 	run.dir = xstrdup(ro);
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(report_write_json(&run), -1);
 	d = opendir(dir);
 	while ((de = readdir(d)))
@@ -185,7 +200,7 @@ static void build_error_fills_every_cell(void **state)
 	tr.build_ok = false;
 	tr.build.error = xstrdup("riscv64 build: make failed (see build.log)");
 	tr.build.excerpt = xstrdup("lib/kw_worker.c:1: error: oops\n");
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(tr.console.suites[0].status, CELL_ERROR);
 	assert_non_null(strstr(tr.console.suites[0].excerpt, "error: oops"));
 	free_run(&run, &tr);
@@ -366,7 +381,7 @@ static void oracle_reports_are_attributed(void **state)
 	tr.oracle = oracle_find("kcsan", &found);
 	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
 	use_suites(&run, &tr, oracle_suites, 5);
-	report_judge(&run);
+	collect_and_judge(&run);
 	c = tr.console.suites;
 	/* A race in the test code fails the test: fix the test. */
 	assert_int_equal(c[0].status, CELL_FAIL);
@@ -400,7 +415,7 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 	tr.oracle = oracle_find("kasan", &found);
 	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
 	use_suites(&run, &tr, v, 2);
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(tr.console.suites[0].reason, "did not start"));
 	/* The oracle's absence does not hide a crash. */
@@ -415,7 +430,7 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 					    "linux-source-6.1");
 	assert_non_null(tr.unavailable);
 	tr.build_ok = false;
-	report_judge(&run);
+	collect_and_judge(&run);
 	assert_int_equal(tr.console.suites[0].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(tr.console.suites[0].reason, "does not select HAVE_ARCH_KCSAN"));
 	free(tr.unavailable);
@@ -435,7 +450,7 @@ static void judge_sparse_log(struct run *run, struct target_result *tr,
 	run->series_files = files;
 	use_suites(run, tr, with_sparse, 2);
 	assert_int_equal(write_file_atomic(log, text, strlen(text)), 0);
-	report_judge(run);
+	collect_and_judge(run);
 	free(log);
 }
 
@@ -495,7 +510,7 @@ static void judge_build_only(struct run *run, struct target_result *tr,
 	tr->build.excerpt = xstrdup(excerpt);
 	run->series_files = files;
 	use_suites(run, tr, build_cells, 2);
-	report_judge(run);
+	collect_and_judge(run);
 }
 
 /* A build-only target's failure: the series' fault, or outside it. */

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The collect stage: everything the judge needs, read from disk once and
+ * parsed into the run's structs.  The judge then does no I/O.
+ */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkmm.h"
+#include "oracles.h"
+#include "variants.h"
+#include "util.h"
+
+static void read_static(struct static_result *r, const char *log)
+{
+	r->log = log;
+	r->text = log ? read_file(log, NULL) : NULL;
+}
+
+/* The guest's console, parsed; QEMU's log where the console is empty. */
+static void collect_guest(struct target_result *tr)
+{
+	struct guest_outcome outcome = {
+		.timed_out = tr->guest.timed_out,
+		.exit_status = tr->guest.exit_status,
+	};
+	char *log = read_file(tr->guest.console_log, NULL);
+
+	text_clean(log);
+	parse_console(log ? log : "", (const char *const *)tr->suites.v,
+		      tr->suites.n, &outcome, &tr->console);
+	tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
+	tr->oracle_inactive = log && tr->oracle && tr->oracle->inactive &&
+			      strstr(log, tr->oracle->inactive);
+	tr->console_empty = !log || !*log;
+	if (tr->console_empty) {
+		tr->qemu_text = read_file(tr->guest.qemu_log, NULL);
+		text_clean(tr->qemu_text);
+	}
+	free(log);
+}
+
+void report_collect(struct run *run)
+{
+	for (int t = 0; t < run->nr_targets; t++) {
+		struct target_result *tr = &run->targets[t];
+
+		if (tr->unavailable || !tr->build_ok)
+			continue;
+		if (tr->guest.ran)
+			collect_guest(tr);
+		tr->sparse_log = build_sparse_log(&tr->build);
+		read_static(&tr->sparse, tr->sparse_log);
+		read_static(&tr->checkpatch, tr->checkpatch_log);
+	}
+	run->lkmm = xcalloc(kwm_nr_barrier_tags, sizeof(*run->lkmm));
+	for (int b = 0; b < kwm_nr_barrier_tags && run->repo; b++)
+		run->lkmm[b] = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
+}
+
+void report_free(struct run *run)
+{
+	for (int t = 0; t < run->nr_targets; t++) {
+		struct target_result *tr = &run->targets[t];
+
+		free(tr->qemu_text);
+		free(tr->sparse.text);
+		free(tr->checkpatch.text);
+		free(tr->sparse_log);
+	}
+	for (int b = 0; b < kwm_nr_barrier_tags && run->lkmm; b++)
+		free(run->lkmm[b]);
+	free(run->lkmm);
+}

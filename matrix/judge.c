@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judging the cells: from what the collect stage parsed (the consoles,
+ * the calibration figures, the build-time checks' output), each cell's
+ * status and the reason for it.  No I/O: the tests hand it structs.
+ */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpatch.h"
+#include "oracles.h"
+#include "suites.h"
+#include "util.h"
+
+/* Cells of a target that could not be booted all carry the build error. */
+static void fail_all(struct target_result *tr, enum cell_status status,
+		     const char *reason, const char *excerpt)
+{
+	struct console_result *c = &tr->console;
+
+	c->suites = xcalloc(tr->suites.n, sizeof(*c->suites));
+	c->nr_suites = tr->suites.n;
+	for (int i = 0; i < tr->suites.n; i++) {
+		c->suites[i].name = xstrdup(tr->suites.v[i]);
+		c->suites[i].status = status;
+		c->suites[i].reason = xstrdup(reason);
+		c->suites[i].excerpt = excerpt ? xstrdup(excerpt) : NULL;
+	}
+}
+
+/* The first failing check of a torture run: "completion: 81 violations, ..." */
+static char *first_violation(const struct suite_result *s)
+{
+	for (int i = 0; i < s->ktap.nr_tests; i++) {
+		const struct ktap_test *t = &s->ktap.tests[i];
+
+		for (int j = 0; j < t->nr_subtests; j++)
+			if (t->subtests[j].status == KTAP_FAIL)
+				return xasprintf("%s: %s", t->subtests[j].name,
+						 t->subtests[j].directive ?
+						 t->subtests[j].directive : "violated");
+	}
+	return NULL;
+}
+
+/* The torture's subtest named @name, or NULL. */
+static const struct ktap_test *find_check(const struct suite_result *s,
+					  const char *name)
+{
+	for (int i = 0; i < s->ktap.nr_tests; i++)
+		for (int j = 0; j < s->ktap.tests[i].nr_subtests; j++)
+			if (!strcmp(s->ktap.tests[i].subtests[j].name, name))
+				return &s->ktap.tests[i].subtests[j];
+	return NULL;
+}
+
+static const struct shape_rate *find_rate(const struct target_result *tr,
+					  const char *shape)
+{
+	for (int i = 0; i < tr->nr_rates; i++)
+		if (!strcmp(tr->rates[i].shape, shape))
+			return &tr->rates[i];
+	return NULL;
+}
+
+/* The failing checks of a torture run other than @name, or NULL: "liveness, requeue". */
+static char *other_violations(const struct suite_result *s, const char *name)
+{
+	char *out = NULL;
+
+	for (int i = 0; i < s->ktap.nr_tests; i++)
+		for (int j = 0; j < s->ktap.tests[i].nr_subtests; j++) {
+			const struct ktap_test *t = &s->ktap.tests[i].subtests[j];
+
+			if (t->status == KTAP_FAIL && strcmp(t->name, name))
+				xappendf(&out, "%s%s", out ? ", " : "", t->name);
+		}
+	return out;
+}
+
+
+/*
+ * A mutant caught by a check is KILLED.  One that got through is SURVIVED
+ * where calibration saw its shape on this target (the torture must do
+ * better), and UNOBSERVABLE where it did not: never a pass.
+ */
+static void set_cell(struct suite_result *s, enum cell_status status,
+		     char *reason)
+{
+	free(s->reason);
+	s->reason = reason;
+	s->status = status;
+}
+
+/* The oracle a detector must fire, or NULL for a torture check. */
+static const struct oracle *detector_oracle(const struct suite *suite)
+{
+	bool found;
+
+	return oracle_find(suite->must_fire, &found);
+}
+
+/*
+ * A detector is KILLED only by what it names: its torture check, or its
+ * oracle's report on the subject.  Other checks may fire beside it (a
+ * wake-up before func() also breaks completion); the reason says so.
+ */
+static void judge_detector(const struct run *run, struct target_result *tr,
+			   struct suite_result *s, const struct suite *suite)
+{
+	const struct oracle *o = detector_oracle(suite);
+	const struct ktap_test *check = o ? NULL : find_check(s, suite->must_fire);
+
+	(void)run;
+	(void)tr;
+	if (o && s->report.oracle == o && s->report.origin == ORIGIN_SUBJECT)
+		set_cell(s, CELL_KILLED, xstrdup(s->report.title));
+	else if (check && check->status == KTAP_FAIL)
+		set_cell(s, CELL_KILLED, xasprintf("%s: %s", check->name,
+						   check->directive ? check->directive : "violated"));
+	else if (!o && !check && s->status == CELL_FAIL)
+		/* Not a survivor: the torture never got to check (a module did not load). */
+		set_cell(s, CELL_FAIL, xasprintf("the %s check never ran: %s", suite->must_fire,
+						 s->reason ? s->reason : "no KTAP case of it"));
+	else if (s->status == CELL_PASS || s->status == CELL_FAIL)
+		set_cell(s, CELL_SURVIVED,
+			 xasprintf("%s did not catch a break it must catch anywhere (a slow platform may need a longer -d)",
+				   o ? o->title : suite->must_fire));
+}
+
+/*
+ * A mutant caught by a check or by the oracle is KILLED.  One that got
+ * through is SURVIVED where calibration saw its shape on this target (the
+ * torture must do better), and UNOBSERVABLE where it did not, or where
+ * the oracle cannot model it: never a pass.
+ */
+/*
+ * Racing instances one weak outcome needs at @r's rate, against the
+ * flushes the torture made: a survivor of a rare shape says how far off
+ * the torture was.
+ */
+static char *survivor_reason(const struct suite_result *s, const struct shape_rate *r,
+			     const char *shape)
+{
+	const char *flushes = s->stats ? strstr(s->stats, "flushes=") : NULL;
+
+	return xasprintf("no check caught it, yet calibration saw %s here: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes (raise -d, or make the torture race harder)",
+			 shape, r->weak, r->runs, shape_rate_per_million(r),
+			 (double)r->runs / (double)r->weak,
+			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
+}
+
+static void judge_mutant(const struct run *run, struct target_result *tr,
+			 struct suite_result *s, const struct suite *suite)
+{
+	const struct shape_rate *r;
+	char *why;
+
+	(void)run;
+	if (s->report.origin == ORIGIN_SUBJECT) {
+		set_cell(s, CELL_KILLED, xasprintf("%s", s->report.title));
+		return;
+	}
+	if (s->status == CELL_FAIL && (why = first_violation(s))) {
+		set_cell(s, CELL_KILLED, why);
+		return;
+	}
+	if (s->status != CELL_PASS)
+		return;
+	if (tr->oracle) {
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("%s reported nothing and no check fired: %s",
+				   tr->oracle->title, tr->oracle->limits));
+		return;
+	}
+	/*
+	 * A single weak outcome is an observation, not noise: a fenced shape
+	 * fails on one.  Without a figure nothing was shown either way.
+	 */
+	r = find_rate(tr, suite->shape);
+	if (!r || !r->runs)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("no calibration figure for %s on this kernel (the calibrate suite did not report it), so its survival proves nothing either way",
+				   suite->shape));
+	else if (r->weak)
+		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
+	else
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against",
+				   suite->shape, r->runs));
+}
+
+/*
+ * A check made at build time: sparse's output, kept in the build folder.
+ * Only the series' files count; make C=2 also checks what they depend on.
+ */
+static void judge_sparse(const struct run *run, struct target_result *tr,
+			 struct suite_result *s, const struct suite *suite)
+{
+	const char *log = tr->sparse.log, *text = tr->sparse.text, *status;
+	char *excerpt = NULL;
+	int findings = 0;
+
+	(void)suite;
+
+	if (!text) {
+		set_cell(s, CELL_ERROR, xasprintf("no sparse output in %s", log));
+	} else if (strstr(text, SPARSE_MISSING)) {
+		set_cell(s, CELL_ERROR, xstrdup(SPARSE_MISSING));
+	} else {
+		for (const char *line = text, *nl; *line; line = nl + !!*nl) {
+			nl = strchrnul(line, '\n');
+			if (!series_diagnostic(run->series_files, line, nl - line))
+				continue;
+			if (findings++ < 20)
+				xappendf(&excerpt, "%.*s\n", (int)(nl - line), line);
+		}
+		status = strstr(text, SPARSE_STATUS);
+		if (findings)
+			set_cell(s, CELL_FAIL, xasprintf("sparse: %d warnings and errors in the series (see %s)",
+							  findings, log));
+		else if (!status || atoi(status + strlen(SPARSE_STATUS)))
+			/* Say why in the cell: e.g. riscv's -march is too new for sparse 0.6.4. */
+			set_cell(s, CELL_UNOBSERVABLE,
+				 xasprintf("sparse could not check the series here, for a reason outside it (see %s)",
+					   log));
+		else
+			set_cell(s, CELL_PASS, NULL);
+	}
+	free(s->excerpt);
+	s->excerpt = excerpt;
+	/* Not a KTAP suite: no counts. */
+	memset(&s->counts, 0, sizeof(s->counts));
+}
+
+/* checkpatch --strict on the column's version of the series (checkpatch.c). */
+static void judge_checkpatch(const struct run *run, struct target_result *tr,
+			     struct suite_result *s, const struct suite *suite)
+{
+	const char *text = tr->checkpatch.text;
+	const char *status = text ? strstr(text, CHECKPATCH_STATUS) : NULL;
+	int ok = 0, failed = 0;
+
+	(void)run;
+	(void)suite;
+
+	memset(&s->counts, 0, sizeof(s->counts));
+	if (!status) {
+		set_cell(s, CELL_ERROR, xasprintf("no checkpatch output in %s",
+						  tr->checkpatch.log ? tr->checkpatch.log : "the run"));
+		return;
+	}
+	for (const char *line = text, *nl; *line; line = nl + !!*nl) {
+		nl = strchrnul(line, '\n');
+		ok += !strncmp(line, CHECKPATCH_OK, strlen(CHECKPATCH_OK));
+		failed += !strncmp(line, CHECKPATCH_FAIL, strlen(CHECKPATCH_FAIL));
+	}
+	if (failed) {
+		set_cell(s, CELL_FAIL, xasprintf("checkpatch --strict: findings in %d of %d patches (see %s)",
+						  failed, ok + failed, tr->checkpatch.log));
+		free(s->excerpt);
+		s->excerpt = xasprintf("%.*s", (int)(status - text), text);
+	} else if (atoi(status + strlen(CHECKPATCH_STATUS)) || !ok) {
+		/* No tree to take checkpatch.pl from: its one line says why. */
+		set_cell(s, CELL_ERROR, xasprintf("%.*s", (int)strcspn(text, "\n"), text));
+	} else {
+		set_cell(s, CELL_PASS, xasprintf("%d patches clean", ok));
+	}
+	s->counts.passed = ok;
+	s->counts.failed = failed;
+}
+
+/* The build itself, with W=1 on the series' files: it built. */
+static void judge_build(const struct run *run, struct target_result *tr,
+			struct suite_result *s, const struct suite *suite)
+{
+	(void)run;
+	(void)tr;
+	(void)suite;
+	set_cell(s, CELL_PASS, NULL);
+}
+
+/*
+ * Whether the build errors name one of the series' files, or what is made
+ * from one: "lib/kw_worker_torture.ko" for lib/kw_worker_torture.c.
+ */
+static bool mentions_series(const struct run *run, const char *excerpt)
+{
+	for (int i = 0; excerpt && run->series_files && i < run->series_files->n; i++) {
+		const char *file = run->series_files->v[i], *dot = strrchr(file, '.');
+		char *stem = strndup(file, dot ? (size_t)(dot - file) : strlen(file));
+		bool hit = strstr(excerpt, stem) != NULL;
+
+		free(stem);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+
+/*
+ * The column's oracle is built in but did not start: what it would have
+ * judged was not shown.  What happened anyway (a failing check, a crash,
+ * a timeout) stays what it is, with the oracle's absence said beside it.
+ */
+static void judge_inactive_oracle(struct target_result *tr)
+{
+	char *why = xasprintf("%s is built in but did not start here: the console says \"%s\"",
+			      tr->oracle->title, tr->oracle->inactive);
+
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		struct suite_result *s = &tr->console.suites[i];
+
+		if (s->status == CELL_PASS || s->status == CELL_UNOBSERVABLE ||
+		    s->status == CELL_SURVIVED)
+			set_cell(s, CELL_UNOBSERVABLE, xstrdup(why));
+		else
+			set_cell(s, s->status, xasprintf("%s (and %s)",
+							 s->reason ? s->reason : cell_status_name(s->status),
+							 why));
+	}
+	free(why);
+}
+
+/* A known finding: XFAIL only when the finding's own check fired. */
+static void judge_finding(const struct run *run, struct target_result *tr,
+			  struct suite_result *s, const struct suite *suite)
+{
+	(void)run;
+	(void)tr;
+	if (s->status == CELL_FAIL) {
+		const struct ktap_test *check = find_check(s, suite->must_fire);
+		char *others = other_violations(s, suite->must_fire);
+
+		/* A report of an oracle on the subject stays what it is. */
+		if (s->report.origin == ORIGIN_SUBJECT)
+			;
+		else if (others)
+			set_cell(s, CELL_FAIL,
+				 xasprintf("not the known finding: the %s check failed (the finding is the %s check)",
+					   others, suite->must_fire));
+		else if (check && check->status == KTAP_FAIL)
+			set_cell(s, CELL_XFAIL,
+				 xasprintf("known finding reproduced: %s: %s", check->name,
+					   check->directive ? check->directive : "violated"));
+		else
+			set_cell(s, CELL_FAIL,
+				 xasprintf("the %s check never ran, so the known finding was not looked for: %s",
+					   suite->must_fire,
+					   s->reason ? s->reason : "no KTAP case of it"));
+		free(others);
+	} else if (s->status == CELL_PASS) {
+		set_cell(s, CELL_XPASS,
+			 xstrdup("known finding not reproduced: run longer, or has it gone?"));
+	}
+}
+
+/* Every KTAP case passed, or not: what parsing the console found stands. */
+static void judge_ktap(const struct run *run, struct target_result *tr,
+		       struct suite_result *s, const struct suite *suite)
+{
+	(void)run;
+	(void)tr;
+	(void)s;
+	(void)suite;
+}
+
+/* How each kind of suite is judged: locktorture's cur_ops, for cells. */
+struct suite_ops {
+	void (*judge)(const struct run *run, struct target_result *tr,
+		      struct suite_result *s, const struct suite *suite);
+};
+
+static const struct suite_ops suite_ops[SUITE_NR_KINDS] = {
+	[SUITE_KTAP] = { judge_ktap },
+	[SUITE_FINDING] = { judge_finding },
+	[SUITE_MUTANT] = { judge_mutant },
+	[SUITE_DETECTOR] = { judge_detector },
+	[SUITE_BUILD] = { judge_build },
+	[SUITE_SPARSE] = { judge_sparse },
+	[SUITE_CHECKPATCH] = { judge_checkpatch },
+};
+
+/* The cells of @tr whose suites run in the guest (@in_guest), or the others. */
+static void judge_cells(const struct run *run, struct target_result *tr, bool in_guest)
+{
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		const struct suite *suite = suite_find(tr->suites.v[i]);
+
+		if (suite && suite_in_guest(suite) == in_guest)
+			suite_ops[suite->kind].judge(run, tr, &tr->console.suites[i], suite);
+	}
+}
+
+/* What a column's guest showed, once its console has been parsed. */
+static void judge_guest(const struct run *run, struct target_result *tr)
+{
+	judge_cells(run, tr, true);
+	if (tr->oracle_inactive)
+		judge_inactive_oracle(tr);
+	if (!tr->console_empty)
+		return;
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		struct suite_result *s = &tr->console.suites[i];
+
+		if (s->status == CELL_TIMEOUT)
+			continue;
+		set_cell(s, s->status, xasprintf("QEMU exited with status %d and no console output",
+						 tr->guest.exit_status));
+		free(s->excerpt);
+		s->excerpt = tr->qemu_text ? xstrdup(tr->qemu_text) : NULL;
+	}
+}
+
+void report_judge(struct run *run)
+{
+	for (int t = 0; t < run->nr_targets; t++) {
+		struct target_result *tr = &run->targets[t];
+
+		if (tr->unavailable) {
+			fail_all(tr, CELL_UNOBSERVABLE, tr->unavailable, NULL);
+			continue;
+		}
+		if (!tr->build_ok && tr->build.error && !tr->target->qemu &&
+		    !mentions_series(run, tr->build.excerpt)) {
+			char *why = xasprintf("%s cannot be built here for a reason outside the series: %s",
+					      tr->target->name, tr->build.error);
+
+			fail_all(tr, CELL_UNOBSERVABLE, why, tr->build.excerpt);
+			free(why);
+			continue;
+		}
+		if (!tr->build_ok) {
+			fail_all(tr, CELL_ERROR,
+				 tr->build.error ? tr->build.error :
+				 run->complete ? "not built" :
+				 "run interrupted before this build",
+				 tr->build.excerpt);
+			continue;
+		}
+		if (tr->guest.ran)
+			judge_guest(run, tr);
+		else
+			fail_all(tr, CELL_ERROR,
+				 run->complete ? "guest did not start" :
+				 "run interrupted before this guest", NULL);
+		/* Whatever its guest did, the build-time checks stand. */
+		judge_cells(run, tr, false);
+	}
+}
+

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run on the terminal: suites down, columns across, then one row per
+ * barrier, the reasons, and the calibration figures.  Only formats.
+ */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "suites.h"
+#include "variants.h"
+#include "util.h"
+
+char *report_column_summary(const struct target_result *tr)
+{
+	int count[CELL_NR_STATUSES] = { 0 };
+	char *out;
+
+	if (tr->unavailable)
+		return xstrdup(tr->unavailable);
+	if (!tr->build_ok)
+		return xstrdup("build failed");
+	out = xstrdup("done:");
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		count[tr->console.suites[i].status]++;
+	for (int s = 0; s < CELL_NR_STATUSES; s++)
+		if (count[s])
+			xappendf(&out, " %d %s", count[s], cell_status_name(s));
+	return out;
+}
+
+static const struct suite_result *find_cell(const struct target_result *tr,
+					    const char *suite)
+{
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		if (!strcmp(tr->console.suites[i].name, suite))
+			return &tr->console.suites[i];
+	return NULL;
+}
+
+static void format_cell(const struct suite_result *s, char *cell, size_t len)
+{
+	const struct ktap_counts *k = &s->counts;
+	int total = k->passed + k->failed + k->crashed + k->skipped;
+
+	if (total)
+		snprintf(cell, len, "%s %d/%d", cell_status_name(s->status),
+			 k->passed, total);
+	else
+		snprintf(cell, len, "%s", cell_status_name(s->status));
+}
+
+/* SGR colours of the table on a terminal: set by report_print_table(). */
+static bool colour;
+
+/*
+ * Green for what keeps the run green and shows something, yellow for
+ * what could not be shown here, red for the rest.
+ */
+static void put_cell(FILE *out, const char *text, int status)
+{
+	const char *sgr = !colour || status < 0 ? NULL :
+			  status == CELL_UNOBSERVABLE || status == CELL_SKIP ||
+			  status == CELL_WARN || status == CELL_UNDECIDED ? "33" :
+			  cell_status_ok(status) ? "32" : "1;31";
+
+	if (sgr)
+		fprintf(out, " \033[%sm%-16s\033[0m", sgr, text);
+	else
+		fprintf(out, " %-16s", text);
+}
+
+/*
+ * Suites down, kernels across: a suite that does not run on a kernel
+ * shows "-".
+ */
+static bool print_cells(const struct run *run, FILE *out)
+{
+	bool all_pass = run->complete;
+
+	fprintf(out, "\n%-24s", "");
+	for (int t = 0; t < run->nr_targets; t++)
+		fprintf(out, " %-16s", run->targets[t].build.name);
+	fprintf(out, "\n%-24s", "build");
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		put_cell(out, tr->unavailable ? "n/a" : !tr->build_ok ? "ERROR" :
+			 tr->build.up_to_date ? "cached" : "built",
+			 tr->unavailable ? CELL_UNOBSERVABLE : tr->build_ok ? CELL_PASS :
+			 CELL_ERROR);
+	}
+	fprintf(out, "\n%-24s", "boot");
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct guest *g = &run->targets[t].guest;
+		char boot[24] = "-";
+
+		/* How it booted says how far its timings and rates carry. */
+		if (g->first_ktap)
+			snprintf(boot, sizeof(boot), "%.1fs %s", g->first_ktap,
+				 g->accel ? g->accel : "");
+		fprintf(out, " %-16s", boot);
+	}
+	fputc('\n', out);
+	for (int i = 0; i < run->nr_suites; i++) {
+		bool anywhere = false;
+
+		for (int t = 0; t < run->nr_targets; t++)
+			anywhere |= find_cell(&run->targets[t], run->suites[i]) != NULL;
+		/* Asked for, but on none of these kernels. */
+		if (!anywhere)
+			continue;
+		fprintf(out, "%-24s", run->suites[i]);
+		for (int t = 0; t < run->nr_targets; t++) {
+			const struct suite_result *s = find_cell(&run->targets[t],
+								 run->suites[i]);
+			char cell[64] = "-";
+
+			if (s) {
+				format_cell(s, cell, sizeof(cell));
+				all_pass &= cell_status_ok(s->status);
+			}
+			put_cell(out, cell, s ? (int)s->status : -1);
+		}
+		fputc('\n', out);
+	}
+	return all_pass;
+}
+
+static bool run_has_suite(const struct run *run, const char *name)
+{
+	for (int i = 0; i < run->nr_suites; i++)
+		if (!strcmp(run->suites[i], name))
+			return true;
+	return false;
+}
+
+/* Each barrier: the memory model's verdict without it, and what each kernel saw. */
+static void print_barriers(const struct run *run, FILE *out)
+{
+	bool any = false;
+
+	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+		char *suite = xasprintf("mutant-%s", kwm_barrier_tags[b]);
+		const char *lkmm;
+
+		bool anywhere = false;
+
+		for (int t = 0; t < run->nr_targets; t++)
+			anywhere |= find_cell(&run->targets[t], suite) != NULL;
+		if (!run_has_suite(run, suite) || !anywhere) {
+			free(suite);
+			continue;
+		}
+		if (!any) {
+			fprintf(out, "\n%-24s %-52s", "without barrier", "LKMM (litmus/)");
+			for (int t = 0; t < run->nr_targets; t++)
+				fprintf(out, " %-16s", run->targets[t].build.name);
+			fputc('\n', out);
+			any = true;
+		}
+		lkmm = run->lkmm && run->lkmm[b] ? run->lkmm[b] : "not computed";
+		fprintf(out, "%-24s %-52s", kwm_barrier_tags[b], lkmm);
+		for (int t = 0; t < run->nr_targets; t++) {
+			const struct suite_result *s = find_cell(&run->targets[t], suite);
+
+			put_cell(out, s ? cell_status_name(s->status) : "-",
+				 s ? (int)s->status : -1);
+		}
+		fputc('\n', out);
+		free(suite);
+	}
+}
+
+bool report_print_table(const struct run *run, FILE *out)
+{
+	bool all_pass;
+
+	colour = ansi_terminal(out);
+	all_pass = print_cells(run, out);
+
+	print_barriers(run, out);
+	fputc('\n', out);
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		for (int i = 0; i < tr->console.nr_suites; i++) {
+			const struct suite_result *s = &tr->console.suites[i];
+
+			if (s->status != CELL_PASS || s->report.count)
+				fprintf(out, "  %s/%s: %s: %s\n", tr->build.name,
+					s->name, cell_status_name(s->status),
+					s->reason ? s->reason : "");
+			if (s->stats && !suite_find(s->name)->mutant_of)
+				fprintf(out, "  %s/%s: %s\n", tr->build.name,
+					s->name, s->stats);
+		}
+	}
+	for (int t = 0; t < run->nr_targets; t++)
+		if (run->targets[t].guest.runner_note)
+			fprintf(out, "  %s: %s\n", run->targets[t].build.name,
+				run->targets[t].guest.runner_note);
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		if (!tr->nr_rates)
+			continue;
+		fprintf(out, "  %s calibration, weak outcomes per million:", tr->target->name);
+		for (int i = 0; i < tr->nr_rates; i++)
+			fprintf(out, " %s=%.2f%s", tr->rates[i].shape,
+				shape_rate_per_million(&tr->rates[i]),
+				tr->rates[i].forbidden ? "(forbidden)" : "");
+		fputc('\n', out);
+	}
+	fprintf(out, "\nresults: %s/matrix.json%s\n", run->dir,
+		run->complete ? "" : " (incomplete: the run was interrupted)");
+	return all_pass;
+}
