@@ -122,29 +122,10 @@ void guest_prepare(struct guest *g, const struct target *t,
 	free(smp);
 }
 
+/* Own process group: killing the guest kills nothing else. */
 static pid_t spawn(struct guest *g)
 {
-	pid_t pid = fork();
-	int fd;
-
-	if (pid)
-		return pid;
-	/* Own process group: killing the guest kills nothing else. */
-	setpgid(0, 0);
-	fd = open(g->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-	}
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		close(fd);
-	}
-	execvp(g->argv[0], g->argv);
-	fprintf(stderr, "cannot run %s: %s\n", g->argv[0], strerror(errno));
-	_exit(127);
+	return spawn_child(g->argv, g->qemu_log, O_TRUNC, NULL);
 }
 
 /*

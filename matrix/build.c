@@ -64,25 +64,32 @@ int build_plan(struct build *b, const struct target *t,
 	return 0;
 }
 
+char **kbuild_argv(const struct target *t, const char *dir)
+{
+	char **argv = NULL;
+
+	argv_add(&argv, "make");
+	argv_add(&argv, "-C%s", dir);
+	argv_add(&argv, "ARCH=%s", t->kernel_arch);
+	argv_add(&argv, "CROSS_COMPILE=%s", t->cross_compile);
+	argv_add(&argv, "CC=ccache %sgcc", t->cross_compile);
+	return argv;
+}
+
+/* The kernel's make in its O= folder, reproducibly stamped. */
 static char **make_argv(const struct build *b, const struct build_env *env,
 			const char *target1, const char *target2)
 {
-	char **argv = xcalloc(13, sizeof(*argv));
-	int n = 0;
+	char **argv = kbuild_argv(b->target, env->src->tree);
 
-	argv[n++] = xstrdup("make");
-	argv[n++] = xasprintf("-j%d", env->jobs);
-	argv[n++] = xasprintf("-C%s", env->src->tree);
-	argv[n++] = xasprintf("O=%s", b->dir);
-	argv[n++] = xasprintf("ARCH=%s", b->target->kernel_arch);
-	argv[n++] = xasprintf("CROSS_COMPILE=%s", b->target->cross_compile);
-	argv[n++] = xasprintf("CC=ccache %sgcc", b->target->cross_compile);
-	argv[n++] = xstrdup("KBUILD_BUILD_TIMESTAMP=kwmatrix");
-	argv[n++] = xstrdup("KBUILD_BUILD_HOST=kwmatrix");
+	argv_add(&argv, "-j%d", env->jobs);
+	argv_add(&argv, "O=%s", b->dir);
+	argv_add(&argv, "KBUILD_BUILD_TIMESTAMP=kwmatrix");
+	argv_add(&argv, "KBUILD_BUILD_HOST=kwmatrix");
 	if (target1)
-		argv[n++] = xstrdup(target1);
+		argv_add(&argv, "%s", target1);
 	if (target2)
-		argv[n++] = xstrdup(target2);
+		argv_add(&argv, "%s", target2);
 	return argv;
 }
 
@@ -92,9 +99,7 @@ static int run_make(const struct build *b, const struct build_env *env,
 	char **argv = make_argv(b, env, target1, target2);
 	int ret = run_cmd(argv, b->log, NULL);
 
-	for (int i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	argv_free(argv);
 	return ret;
 }
 
@@ -366,25 +371,18 @@ static int make_series_files(const struct build *b, const struct build_env *env,
 			     const char *suffix, const char *log)
 {
 	char **argv = make_argv(b, env, flag1, flag2);
-	int n = 0, ret;
+	int ret;
 
-	while (argv[n])
-		n++;
 	for (int i = 0; i < env->series->files.n; i++) {
 		const char *f = env->series->files.v[i];
 		size_t len = strlen(f);
 
-		if (len < 3 || strcmp(f + len - 2, ".c"))
-			continue;
-		argv = xrealloc(argv, (n + 2) * sizeof(*argv));
-		argv[n] = xasprintf("%.*s%s", (int)(len - 2), f, suffix);
-		argv[++n] = NULL;
+		if (len >= 3 && !strcmp(f + len - 2, ".c"))
+			argv_add(&argv, "%.*s%s", (int)(len - 2), f, suffix);
 	}
 	unlink(log);
 	ret = run_cmd(argv, log, NULL);
-	for (int i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	argv_free(argv);
 	return ret;
 }
 

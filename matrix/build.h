@@ -44,6 +44,12 @@ struct build {
 int build_plan(struct build *b, const struct target *t,
 	       const struct oracle *oracle, const struct build_env *env,
 	       struct fragment_set *frags);
+/*
+ * "make -C@dir" with @t's ARCH, CROSS_COMPILE and ccache: kbuild's part
+ * of every make the driver runs; add the rest with argv_add().
+ */
+char **kbuild_argv(const struct target *t, const char *dir);
+
 /* Configure if needed, then make.  -1 with b->error set on failure. */
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags);

@@ -24,9 +24,7 @@
 #include "build.h"
 #include "calibration.h"
 #include "checkpatch.h"
-#include "html.h"
-#include "junit.h"
-#include "kcidb.h"
+#include "exports.h"
 #include "lava.h"
 #include "merge.h"
 #include "options.h"
@@ -170,23 +168,10 @@ static int export_formats(const char *dir)
 {
 	char *path = xasprintf("%s/matrix.json", dir);
 	json_object *matrix = json_object_from_file(path);
-	int ret = -1;
+	int ret = matrix ? exports_write(matrix, dir) : -1;
 
-	free(path);
-	if (!matrix)
-		return -1;
-	path = xasprintf("%s/junit.xml", dir);
-	ret = junit_write(matrix, path);
-	free(path);
-	path = xasprintf("%s/kcidb.json", dir);
-	if (!ret)
-		ret = kcidb_write(matrix, path);
-	free(path);
-	path = xasprintf("%s/index.html", dir);
-	if (!ret)
-		ret = html_write(matrix, path);
-	free(path);
 	json_object_put(matrix);
+	free(path);
 	return ret;
 }
 

@@ -8,9 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
-#include "junit.h"
-#include "kcidb.h"
+#include "exports.h"
 #include "parse.h"
 #include "matrix_json.h"
 #include "util.h"
@@ -159,16 +157,8 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 	json_object_object_add(merged, "merged_from", json_object_new_int(nr));
 	path = xasprintf("%s/matrix.json", out_dir);
 	{
-		char *junit = xasprintf("%s/junit.xml", out_dir);
-		char *kcidb = xasprintf("%s/kcidb.json", out_dir);
-		char *html = xasprintf("%s/index.html", out_dir);
-		int failed = mj_write(merged, path) ||
-			     junit_write(merged, junit) || kcidb_write(merged, kcidb) ||
-			     html_write(merged, html);
+		int failed = mj_write(merged, path) || exports_write(merged, out_dir);
 
-		free(junit);
-		free(kcidb);
-		free(html);
 		if (failed) {
 			kwm_error("cannot write the merged results in %s: %s (fix: free some space and rerun)",
 				  out_dir, strerror(errno));

@@ -3,17 +3,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <openssl/evp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 static void (*print_guard)(bool before);
 
@@ -51,7 +44,7 @@ void kwm_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void out_of_memory(void)
+void out_of_memory(void)
 {
 	fputs("kwmatrix: error: out of memory\n", stderr);
 	abort();
@@ -79,6 +72,15 @@ void xappendf(char **s, const char *fmt, ...)
 	free(tail);
 	free(*s);
 	*s = joined;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
 }
 
 char *xasprintf(const char *fmt, ...)
@@ -110,322 +112,6 @@ void *xrealloc(void *p, size_t size)
 	if (!p)
 		out_of_memory();
 	return p;
-}
-
-char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = xcalloc(1, cap + 1);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
-/* Write to PATH.tmp.PID, fsync, then rename: readers never see half a file. */
-int write_file_atomic(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	size_t off = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		goto fail;
-	while (off < len) {
-		n = write(fd, data + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			goto fail_unlink;
-		}
-		off += n;
-	}
-	if (fsync(fd) || close(fd))
-		goto fail_unlink;
-	if (rename(tmp, path))
-		goto fail_unlink;
-	free(tmp);
-	return 0;
-
-fail_unlink:
-	{
-		int err = errno;
-
-		unlink(tmp);
-		errno = err;
-	}
-fail:
-	free(tmp);
-	return -1;
-}
-
-int copy_file_atomic(const char *from, const char *to)
-{
-	size_t len;
-	char *data = read_file(from, &len);
-	struct stat st;
-	int ret;
-
-	if (!data)
-		return -1;
-	ret = write_file_atomic(to, data, len);
-	free(data);
-	if (!ret && !stat(from, &st))
-		chmod(to, st.st_mode & 07777);
-	return ret;
-}
-
-int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path), *s;
-
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	if (mkdir(p, 0755) && errno != EEXIST) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path);
-	return unlink(path);
-}
-
-int rm_rf(const char *path)
-{
-	if (!path_exists(path))
-		return 0;
-	return nftw(path, rm_one, 64, FTW_DEPTH | FTW_PHYS);
-}
-
-bool path_exists(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0;
-}
-
-bool files_equal(const char *a, const char *b)
-{
-	size_t la, lb;
-	char *da = read_file(a, &la), *db = read_file(b, &lb);
-	bool eq = da && db && la == lb && !memcmp(da, db, la);
-
-	free(da);
-	free(db);
-	return eq;
-}
-
-int run_cmd(char *const argv[], const char *log, const char *cwd)
-{
-	return wait_cmd(spawn_cmd(argv, log, cwd));
-}
-
-#define CMDS_MAX	64
-
-/* Running commands' pids, 0 for a free slot: read by a signal handler. */
-static volatile sig_atomic_t running_cmds[CMDS_MAX];
-
-void kwm_forward_signal(int sig)
-{
-	for (int i = 0; i < CMDS_MAX; i++)
-		if (running_cmds[i] > 0)
-			kill(-running_cmds[i], sig);
-}
-
-static void track_cmd(pid_t old, pid_t new)
-{
-	for (int i = 0; i < CMDS_MAX; i++) {
-		if (running_cmds[i] == old) {
-			running_cmds[i] = new;
-			return;
-		}
-	}
-}
-
-pid_t spawn_cmd(char *const argv[], const char *log, const char *cwd)
-{
-	pid_t pid = fork();
-	int fd;
-
-	if (pid > 0) {
-		/* Both sides set the group: no window where a signal misses it. */
-		setpgid(pid, pid);
-		track_cmd(0, pid);
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		if (cwd && chdir(cwd))
-			_exit(127);
-		if (log) {
-			fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-			if (fd < 0)
-				_exit(127);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-int wait_cmd(pid_t pid)
-{
-	int status;
-
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			track_cmd(pid, 0);
-			return -1;
-		}
-	}
-	track_cmd(pid, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-int run_shell(const char *cmd, const char *log)
-{
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
-
-	return run_cmd(argv, log, NULL);
-}
-
-char *cmd_output_line(const char *cmd)
-{
-	FILE *p = popen(cmd, "r");
-	char line[1024];
-	char *ret = NULL;
-
-	if (!p)
-		return NULL;
-	if (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		ret = xstrdup(line);
-	}
-	if (pclose(p) != 0) {
-		free(ret);
-		return NULL;
-	}
-	return ret;
-}
-
-bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *dir, *save, *full;
-	bool found = false;
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	dirs = xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(dirs, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		full = xasprintf("%s/%s", dir, prog);
-		found = access(full, X_OK) == 0;
-		free(full);
-	}
-	free(dirs);
-	return found;
-}
-
-struct kwm_hash {
-	EVP_MD_CTX *ctx;
-};
-
-struct kwm_hash *hash_new(void)
-{
-	struct kwm_hash *h = xcalloc(1, sizeof(*h));
-
-	h->ctx = EVP_MD_CTX_new();
-	if (!h->ctx || !EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL))
-		out_of_memory();
-	return h;
-}
-
-void hash_add(struct kwm_hash *h, const void *data, size_t len)
-{
-	EVP_DigestUpdate(h->ctx, data, len);
-}
-
-/* Strings are framed by their length so that ("ab","c") != ("a","bc"). */
-void hash_add_str(struct kwm_hash *h, const char *s)
-{
-	size_t len = s ? strlen(s) : 0;
-
-	hash_add(h, &len, sizeof(len));
-	hash_add(h, s ? s : "", len);
-}
-
-int hash_add_file(struct kwm_hash *h, const char *path)
-{
-	size_t len;
-	char *data = read_file(path, &len);
-
-	if (!data)
-		return -1;
-	/* Content only: the key must not depend on where the checkout is. */
-	hash_add(h, &len, sizeof(len));
-	hash_add(h, data, len);
-	free(data);
-	return 0;
-}
-
-void hash_final(struct kwm_hash *h, char out[KWM_HASH_HEX])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0, i;
-
-	EVP_DigestFinal_ex(h->ctx, md, &len);
-	for (i = 0; i < len && i < 32; i++)
-		sprintf(out + 2 * i, "%02x", md[i]);
-	out[64] = '\0';
-	EVP_MD_CTX_free(h->ctx);
-	free(h);
 }
 
 double now_seconds(void)

@@ -169,19 +169,15 @@ static int write_module(const char *dir, const char *name, const char *source,
 	return ret;
 }
 
+/* An out-of-tree module in @dir, against the kernel built in @b->dir. */
 static char **make_module_argv(const struct build *b, const char *dir)
 {
-	char **argv = xcalloc(10, sizeof(*argv));
+	char **argv = kbuild_argv(b->target, b->dir);
 
-	argv[0] = xstrdup("make");
-	argv[1] = xstrdup("-s");
-	argv[2] = xasprintf("-C%s", b->dir);
-	argv[3] = xasprintf("M=%s", dir);
-	argv[4] = xasprintf("ARCH=%s", b->target->kernel_arch);
-	argv[5] = xasprintf("CROSS_COMPILE=%s", b->target->cross_compile);
-	argv[6] = xasprintf("CC=ccache %sgcc", b->target->cross_compile);
-	argv[7] = xstrdup("W=1");
-	argv[8] = xstrdup("modules");
+	argv_add(&argv, "-s");
+	argv_add(&argv, "M=%s", dir);
+	argv_add(&argv, "W=1");
+	argv_add(&argv, "modules");
 	return argv;
 }
 
@@ -224,9 +220,7 @@ static int make_modules(struct build *b, const struct strlist *stale)
 
 		unlink(log);
 		pids[i] = spawn_cmd(argv, log, NULL);
-		for (int j = 0; argv[j]; j++)
-			free(argv[j]);
-		free(argv);
+		argv_free(argv);
 		free(log);
 	}
 	for (int i = 0; i < stale->n; i++) {
