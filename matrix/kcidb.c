@@ -9,6 +9,13 @@
 #include "matrix_json.h"
 #include "util.h"
 
+/* A KTAP case's status ("PASS", "FAIL", "SKIP", "CRASHED") in KCIDB's enum. */
+static const char *kcidb_ktap_status(const char *ktap_status)
+{
+	return !strcmp(ktap_status, "PASS") || !strcmp(ktap_status, "FAIL") ||
+	       !strcmp(ktap_status, "SKIP") ? ktap_status : "ERROR";
+}
+
 const char *kcidb_status(const char *cell_status)
 {
 	switch (cell_status_from_name(cell_status)) {
@@ -51,6 +58,44 @@ static json_object *test(const char *id, const char *build_id,
 	return t;
 }
 
+char *kcidb_path_component(const char *name)
+{
+	char *out = NULL;
+
+	for (const char *p = name; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-')
+			xappendf(&out, "%c", *p);
+		else
+			/* "SB+mbs": '+' joins a shape's parts; "__" keeps them apart. */
+			xappendf(&out, "%s", *p == '+' ? "__" : "_");
+	}
+	return out ? out : xstrdup("_");
+}
+
+/*
+ * A test with its path component made from @name; the name as it was is
+ * kept in misc when the mapping changed it.
+ */
+static json_object *named_test(const char *id, const char *build_id,
+			       const char *prefix, const char *name,
+			       const char *status, const char *comment, char **path)
+{
+	char *component = kcidb_path_component(name);
+	json_object *t;
+
+	*path = xasprintf("%s.%s", prefix, component);
+	t = test(id, build_id, *path, status, comment);
+	if (strcmp(component, name)) {
+		json_object *misc = json_object_new_object();
+
+		add_str(misc, "name", name);
+		json_object_object_add(t, "misc", misc);
+	}
+	free(component);
+	return t;
+}
+
 /* KTAP cases under a cell: kw_worker.<suite>.<case>.<subcase> */
 static void add_ktap(json_object *tests, json_object *cases, const char *cell_id,
 		     const char *build_id, const char *prefix)
@@ -63,14 +108,9 @@ static void add_ktap(json_object *tests, json_object *cases, const char *cell_id
 		if (!name || !status)
 			continue;
 		id = xasprintf("%s.%zu", cell_id, i + 1);
-		path = xasprintf("%s.%s", prefix, name);
-		/* Dots separate levels: none inside a name. */
-		for (char *p = path + strlen(prefix) + 1; *p; p++)
-			if (*p == '.' || *p == ' ')
-				*p = '_';
-		json_object_array_add(tests, test(id, build_id, path,
-						  !strcmp(status, "CRASHED") ? "ERROR" : status,
-						  mj_string(c, "directive")));
+		json_object_array_add(tests, named_test(id, build_id, prefix, name,
+							kcidb_ktap_status(status),
+							mj_string(c, "directive"), &path));
 		add_ktap(tests, mj_member(c, "subtests"), id, build_id, path);
 		free(id);
 		free(path);
@@ -146,17 +186,21 @@ int kcidb_write(json_object *matrix, const char *path)
 			json_object *cell = json_object_array_get_idx(cells, c), *env, *t1;
 			const char *suite = mj_string(cell, "suite"), *status = mj_string(cell, "status");
 			char *id = xasprintf("%s:%s", build_id, suite);
-			char *test_path = xasprintf("kw_worker.%s", suite);
+			char *test_path;
 
-			t1 = test(id, build_id, test_path,
-				  kcidb_status(status ? status : "ERROR"), mj_string(cell, "reason"));
+			t1 = named_test(id, build_id, "kw_worker", suite,
+					kcidb_status(status ? status : "ERROR"),
+					mj_string(cell, "reason"), &test_path);
 			env = json_object_new_object();
 			add_str(env, "comment", g ? mj_string(g, "qemu_command") : NULL);
 			json_object_object_add(t1, "environment", env);
-			env = json_object_new_object();
+			env = mj_member(t1, "misc");
+			if (!env) {
+				env = json_object_new_object();
+				json_object_object_add(t1, "misc", env);
+			}
 			add_str(env, "kwmatrix_status", status);
 			add_str(env, "excerpt", mj_string(cell, "excerpt"));
-			json_object_object_add(t1, "misc", env);
 			json_object_array_add(tests, t1);
 			add_ktap(tests, mj_member(cell, "tests"), id, build_id, test_path);
 			free(id);

@@ -72,6 +72,8 @@ static char *device_yaml(const struct guest *g)
 		"  default-shell-prompt: 'lava-test: # '\n"
 		"  posix: {lava_test_results_dir: '/lava-%%s', lava_test_sh_cmd: /bin/sh,\n"
 		"          lava_test_shell_file: '~/.bashrc'}\n"
+		/* Required by lava_common.schemas.device, even when empty. */
+		"parameters: {}\n"
 		"actions:\n"
 		"  deploy: {methods: {image: {parameters: {}}}}\n"
 		"  boot:\n"
@@ -147,7 +149,8 @@ static char *board_yaml(const struct guest *g, const char *name)
 		"- deploy:\n"
 		"    to: tftp\n"
 		"    kernel: {url: 'https://FILL-IN/%s', type: image}\n"
-		"    ramdisk: {url: 'https://FILL-IN/initramfs.cpio', compression: none}\n"
+		/* Uncompressed: LAVA's schema has no "none", only no compression key. */
+		"    ramdisk: {url: 'https://FILL-IN/initramfs.cpio'}\n"
 		"- boot: {method: u-boot, commands: ramdisk, timeout: {seconds: %d},\n"
 		"         " BOOT_PROMPT "}\n"
 		"%s",

@@ -11,7 +11,7 @@ PACKAGES="make gcc patch xz-utils tar perl python3 procps pkg-config ccache bc b
 	libc6-dev-arm64-cross libc6-dev-riscv64-cross libc6-dev-ppc64el-cross
 	qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-data
 	libjson-c-dev libxml2-dev libcmocka-dev git python3-yaml
-	chromium sparse lava-dispatcher"
+	chromium sparse lava-dispatcher python3-jsonschema libxml2-utils"
 # The nightly also boots x86_64 and builds for every other architecture.
 if [ "${1:-}" = nightly ]; then
 	PACKAGES="$PACKAGES qemu-system-x86 gcc-arm-linux-gnueabihf gcc-s390x-linux-gnu

@@ -262,6 +262,16 @@ else
 	bad "merge: a green shard set gives exit 0 (fewer than two green shards, or exit $?)"
 fi
 
+# Every file written for another system passes that system's own
+# validator (KCIDB's JSON schema, Jenkins' JUnit XSD, LAVA's schemas), and
+# a broken copy of each is refused: the shards and their merge.
+if tests/validate-exports.py "$work/shards" "$work/merged" >"$work/validate.out" 2>&1; then
+	ok "exports: $(grep -c '^ok' "$work/validate.out") checks by KCIDB's, JUnit's and LAVA's own validators"
+else
+	grep -v '^ok' "$work/validate.out" | head -20 >"$work/err"
+	bad "exports: KCIDB's, JUnit's and LAVA's own validators"
+fi
+
 # The HTML report in a real headless Chromium: the page loads, the heat-map
 # has a cell per suite and column with the statuses of matrix.json, and a
 # screenshot is kept in results/.

@@ -131,10 +131,33 @@ static void kcidb_has_no_nulls_and_known_statuses(void **state)
 	assert_string_equal(kcidb_status("KILLED"), "PASS");
 	assert_string_equal(kcidb_status("ERROR"), "MISS");
 	assert_string_equal(kcidb_status("SURVIVED"), "FAIL");
+	assert_string_equal(kcidb_status("UNDECIDED"), "ERROR");
 	json_object_put(k);
 	json_object_put(m);
 	free(out);
 	free(shard);
+}
+
+/* KCIDB's path alphabet is [.a-zA-Z0-9_-]: one stable mapping into it. */
+static void kcidb_paths_keep_to_the_schema_alphabet(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "SB+mbs", "SB__mbs" },
+		{ "SB+mb-plain+wait", "SB__mb-plain__wait" },
+		{ "kw_worker.queue", "kw_worker_queue" },
+		{ "a b/c", "a_b_c" },
+		{ "", "_" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = kcidb_path_component(cases[i][0]);
+
+		assert_string_equal(got, cases[i][1]);
+		for (const char *p = got; *p; p++)
+			assert_non_null(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *p));
+		free(got);
+	}
 }
 
 static void html_has_a_cell_per_result_and_escapes(void **state)
@@ -213,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(junit_is_valid_xml_with_every_cell),
 		cmocka_unit_test(kcidb_has_no_nulls_and_known_statuses),
+		cmocka_unit_test(kcidb_paths_keep_to_the_schema_alphabet),
 		cmocka_unit_test(html_has_a_cell_per_result_and_escapes),
 		cmocka_unit_test(shards_merge_into_one_matrix),
 	};
