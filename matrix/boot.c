@@ -165,61 +165,80 @@ static void kill_guest(struct guest *g)
 	kill(g->pid, SIGKILL);
 }
 
-void guests_run(struct guest *guests, int nr, int slots,
-		volatile sig_atomic_t *stop)
+void guests_start(struct guest_pool *pool, struct guest *guests, int slots)
 {
-	double t0 = now_seconds();
-	int next = 0, running = 0;
+	*pool = (struct guest_pool){ .guests = guests, .slots = slots,
+				     .t0 = now_seconds() };
+}
 
-	while (next < nr || running) {
-		double now = now_seconds() - t0;
-		struct timespec poll = { 0, POLL_NS };
+bool guests_idle(const struct guest_pool *pool)
+{
+	return pool->next == pool->nr && !pool->running;
+}
 
-		while (!*stop && running < slots && next < nr) {
-			struct guest *g = &guests[next++];
+/* Boot the next ready guest; false if none may start now. */
+static bool boot_next(struct guest_pool *pool, double now, volatile sig_atomic_t *stop)
+{
+	struct guest *g;
 
-			unlink(g->console_log);
-			progress_set(g->column, "booting with %s%s (bound %.0f s)",
-				     g->accel, g->collect ? " through LAVA" : "",
-				     g->bound);
-			g->started = now;
-			g->pid = spawn(g);
-			g->ran = g->pid > 0;
-			running += g->ran;
-		}
-		for (int i = 0; i < next; i++) {
-			struct guest *g = &guests[i];
-			int status;
+	if (*stop || pool->running >= pool->slots || pool->next >= pool->nr)
+		return false;
+	g = &pool->guests[pool->next++];
+	unlink(g->console_log);
+	progress_set(g->column, "booting with %s%s (bound %.0f s)",
+		     g->accel, g->collect ? " through LAVA" : "", g->bound);
+	g->started = now;
+	g->pid = spawn(g);
+	g->ran = g->pid > 0;
+	pool->running += g->ran;
+	return true;
+}
 
-			if (!g->pid)
-				continue;
-			watch_console(g, now);
-			if (waitpid(g->pid, &status, WNOHANG) == g->pid) {
-				g->ended = now - g->started;
-				g->exit_status = WIFEXITED(status) ?
-						 WEXITSTATUS(status) : -1;
-				g->pid = 0;
-				running--;
-				if (g->collect)
-					g->collect(g);
-				progress_set(g->column, "guest finished after %.1f s%s",
-					     g->ended,
-					     g->timed_out ? " (killed at its time bound)" :
-					     g->interrupted ? " (interrupted)" : "");
-				continue;
-			}
-			if (*stop && !g->interrupted) {
-				g->interrupted = true;
-				kill_guest(g);
-			} else if (!g->timed_out && now - g->started > g->bound) {
-				g->timed_out = true;
-				kill_guest(g);
-			}
-		}
-		if (*stop && next < nr && !running)
-			break;
-		nanosleep(&poll, NULL);
+/* Reap @g if it ended; kill it at its bound or when the run stops. */
+static void watch_guest(struct guest_pool *pool, struct guest *g, double now,
+			volatile sig_atomic_t *stop)
+{
+	int status;
+
+	if (!g->pid)
+		return;
+	watch_console(g, now);
+	if (waitpid(g->pid, &status, WNOHANG) == g->pid) {
+		g->ended = now - g->started;
+		g->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		g->pid = 0;
+		pool->running--;
+		if (g->collect)
+			g->collect(g);
+		progress_set(g->column, "guest finished after %.1f s%s", g->ended,
+			     g->timed_out ? " (killed at its time bound)" :
+			     g->interrupted ? " (interrupted)" : "");
+		return;
 	}
+	if (*stop && !g->interrupted) {
+		g->interrupted = true;
+		kill_guest(g);
+	} else if (!g->timed_out && now - g->started > g->bound) {
+		g->timed_out = true;
+		kill_guest(g);
+	}
+}
+
+void guests_poll(struct guest_pool *pool, volatile sig_atomic_t *stop)
+{
+	double now = now_seconds() - pool->t0;
+
+	while (boot_next(pool, now, stop))
+		;
+	for (int i = 0; i < pool->next; i++)
+		watch_guest(pool, &pool->guests[i], now, stop);
+}
+
+void guests_wait(void)
+{
+	struct timespec poll = { 0, POLL_NS };
+
+	nanosleep(&poll, NULL);
 }
 
 void guest_free(struct guest *g)

@@ -53,8 +53,28 @@ void guest_prepare(struct guest *g, const struct target *t,
  * Run every guest, @slots at a time.  Returns early, killing the guests,
  * once *@stop is set (Ctrl-C, SIGTERM).
  */
-void guests_run(struct guest *guests, int nr, int slots,
-		volatile sig_atomic_t *stop);
+/*
+ * Guests boot as they become ready, @slots at a time: the first @nr of
+ * @guests may boot; a caller that readies more raises @nr.
+ */
+struct guest_pool {
+	struct guest *guests;
+	int nr;			/* ready to boot */
+	int next;		/* booted so far */
+	int running, slots;
+	double t0;
+};
+
+void guests_start(struct guest_pool *pool, struct guest *guests, int slots);
+/*
+ * One step: boot ready guests into free slots, reap those that ended,
+ * kill those past their bound, or all of them once *@stop is set.
+ */
+void guests_poll(struct guest_pool *pool, volatile sig_atomic_t *stop);
+/* Every ready guest has booted and ended. */
+bool guests_idle(const struct guest_pool *pool);
+/* Sleep until the next step is due. */
+void guests_wait(void);
 void guest_free(struct guest *g);
 
 #endif

@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +205,9 @@ struct run_state {
 	int nr_guests;
 	int lock_fd;
 	double started;
+	atomic_int built;		/* columns the builder has finished */
+	atomic_bool building;		/* the builder is still at work */
+	bool builder_started;
 	char *setup_log, *ccache_dir;
 };
 
@@ -317,12 +322,17 @@ static void build_column(struct run_state *st, int i)
 	}
 }
 
-static void stage_builds(struct run_state *st)
+/* The builder thread: every column in order, each announced once built. */
+static void *build_columns(void *arg)
 {
-	setenv("CCACHE_DIR", st->ccache_dir, 1);
-	setenv("CCACHE_BASEDIR", st->o->cache, 1);
-	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++)
+	struct run_state *st = arg;
+
+	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++) {
 		build_column(st, i);
+		atomic_store(&st->built, i + 1);
+	}
+	atomic_store(&st->building, false);
+	return NULL;
 }
 
 /* Column @i's guest, ready to boot; false if it has nothing to boot for. */
@@ -365,18 +375,47 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	return true;
 }
 
-static void stage_guests(struct run_state *st)
+/*
+ * Builds and boots overlap: a column's guest boots as soon as its kernel
+ * is built, while the next kernel builds, so the first results come
+ * after one build, not all of them.  On 2 host CPUs that guest and that
+ * build share the CPUs: the torture's rates are lower while they do.
+ */
+static void stage_build_and_boot(struct run_state *st)
 {
 	struct run *run = &st->run;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	/* On 2 host CPUs, one 2-vCPU guest at a time. */
 	int slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1;
+	struct guest_pool pool;
+	pthread_t builder;
+	int prepared = 0;
 
+	setenv("CCACHE_DIR", st->ccache_dir, 1);
+	setenv("CCACHE_BASEDIR", st->o->cache, 1);
 	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
-	for (int i = 0; i < run->nr_targets; i++)
-		st->nr_guests += prepare_guest(st, i, &st->guests[st->nr_guests]);
-	if (!stop_requested)
-		guests_run(st->guests, st->nr_guests, slots, &stop_requested);
+	guests_start(&pool, st->guests, slots);
+	atomic_store(&st->building, true);
+	if (pthread_create(&builder, NULL, build_columns, st)) {
+		/* No thread: build everything first, then boot. */
+		build_columns(st);
+	} else {
+		st->builder_started = true;
+	}
+	for (;;) {
+		int built = atomic_load(&st->built);
+
+		for (; prepared < built; prepared++)
+			if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
+				pool.nr = ++st->nr_guests;
+		guests_poll(&pool, &stop_requested);
+		if (!atomic_load(&st->building) && prepared == atomic_load(&st->built) &&
+		    (guests_idle(&pool) || (stop_requested && !pool.running)))
+			break;
+		guests_wait();
+	}
+	if (st->builder_started)
+		pthread_join(builder, NULL);
 	/* The columns take over the guests. */
 	for (int i = 0, g = 0; i < run->nr_targets; i++)
 		if (g < st->nr_guests && st->guests[g].name == run->targets[i].build.name)
@@ -472,8 +511,7 @@ static int cmd_run(struct options *o)
 	if (!ret) {
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
-		stage_builds(&st);
-		stage_guests(&st);
+		stage_build_and_boot(&st);
 		stage_judge(&st);
 		ret = stage_report(&st);
 	}
