@@ -409,6 +409,57 @@ static int check_w1(struct build *b, const struct build_env *env)
 	return ret;
 }
 
+/*
+ * Every module of modules.order as a single target (6.12 names objects
+ * there, 6.1 modules): kbuild descends only into their folders and runs
+ * modpost over them, which needs all of them for their symbols (the
+ * torture needs kernel/torture.ko).  A single-target make removes the
+ * list, which the initramfs is made from: it is put back.  -1 if there
+ * is no list yet.
+ */
+static int make_modules_again(const struct build *b, const struct build_env *env)
+{
+	char *order = xasprintf("%s/modules.order", b->dir), *text = read_file(order, NULL);
+	char **argv;
+	int ret, n = 0;
+
+	if (!text) {
+		free(order);
+		return -1;
+	}
+	argv = make_argv(b, env, NULL, NULL);
+	for (char *line = text, *nl; *line; line = nl + !!*nl) {
+		size_t len;
+
+		nl = strchrnul(line, '\n');
+		len = nl - line;
+		if (len > 3 && !strncmp(line + len - 3, ".ko", 3))
+			len -= 3;
+		else if (len > 2 && !strncmp(line + len - 2, ".o", 2))
+			len -= 2;
+		else
+			continue;
+		argv_add(&argv, "%.*s.ko", (int)len, line);
+		n++;
+	}
+	ret = n ? run_cmd(argv, b->log, NULL) : -1;
+	if (write_file_atomic(order, text, strlen(text)))
+		ret = -1;
+	argv_free(argv);
+	free(order);
+	free(text);
+	return ret;
+}
+
+bool build_is_cold(const struct build *b)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, STAMP_CONFIG);
+	bool cold = !path_exists(stamp);
+
+	free(stamp);
+	return cold;
+}
+
 char *build_sparse_log(const struct build *b)
 {
 	return xasprintf("%s/kwm/sparse.log", b->dir);
@@ -452,10 +503,17 @@ int build_run(struct build *b, const struct build_env *env,
 	char *recorded = read_file(stamp, NULL);
 	char digest[KWM_HASH_HEX], init_digest[KWM_HASH_HEX];
 	double start = now_seconds();
+	bool modules_only;
 	int ret = -1;
 
 	inputs_digest(env, digest);
 	initramfs_digest(env, digest, init_digest);
+	/*
+	 * The folder's key covers everything the kernel itself is built from;
+	 * a stamp that differs under the same key means only what the series
+	 * adds changed: its modules, the variants, the init.
+	 */
+	modules_only = recorded && path_exists(b->image);
 	if (recorded && !strcmp(recorded, digest) && path_exists(b->image)) {
 		check_sparse(b, env);
 		/* Nothing boots a build-only target. */
@@ -474,7 +532,10 @@ int build_run(struct build *b, const struct build_env *env,
 		unlink(sparse);
 		free(sparse);
 	}
-	if (run_make(b, env, NULL, NULL)) {
+	/* An edit of the subject rebuilds its modules, not a walk of the tree. */
+	if (modules_only && !make_modules_again(b, env)) {
+		b->modules_only = true;
+	} else if (run_make(b, env, NULL, NULL)) {
 		fail(b, "make");
 		goto out;
 	}

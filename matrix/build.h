@@ -33,6 +33,7 @@ struct build {
 	char *toolchain;		/* "aarch64-linux-gnu-gcc (Debian ...) 12.2.0" */
 	double seconds;
 	bool up_to_date;		/* nothing was rebuilt */
+	bool modules_only;		/* only the series' modules were rebuilt */
 	char *error;			/* one line, or NULL if it built */
 	char *excerpt;			/* compiler errors */
 };
@@ -49,6 +50,9 @@ int build_plan(struct build *b, const struct target *t,
  * of every make the driver runs; add the rest with argv_add().
  */
 char **kbuild_argv(const struct target *t, const char *dir);
+
+/* No configured kernel in its folder yet: the build starts from scratch. */
+bool build_is_cold(const struct build *b);
 
 /* Configure if needed, then make.  -1 with b->error set on failure. */
 int build_run(struct build *b, const struct build_env *env,

@@ -286,12 +286,46 @@ static int stage_sources(struct run_state *st)
 	return 0;
 }
 
+/*
+ * The last cold build of a column, kept in the cache: a newcomer's
+ * progress line says how long the next one will take.
+ */
+static char *timing_path(const struct run_state *st, const struct target_result *tr)
+{
+	return xasprintf("%s/timings/%s", st->o->cache, tr->build.name);
+}
+
+static char *build_estimate(const struct run_state *st, const struct target_result *tr,
+			    bool cold)
+{
+	char *path = timing_path(st, tr), *text = cold ? read_file(path, NULL) : NULL;
+	char *out = text ? xasprintf(", about %d s as its last build from scratch", atoi(text)) :
+		    xstrdup(cold ? ", from scratch" : "");
+
+	free(text);
+	free(path);
+	return out;
+}
+
+static void record_cold_build(const struct run_state *st, const struct target_result *tr)
+{
+	char *path = timing_path(st, tr), *text = xasprintf("%.0f\n", tr->build.seconds);
+	char *dir = xasprintf("%s/timings", st->o->cache);
+
+	if (!mkdir_p(dir))
+		write_file_atomic(path, text, strlen(text));
+	free(dir);
+	free(text);
+	free(path);
+}
+
 /* Build column @i's kernel, modules and initramfs, or say why it is not built. */
 static void build_column(struct run_state *st, int i)
 {
 	struct target_result *tr = &st->run.targets[i];
 	const struct source *src = tr->env->src;
-	char *dir;
+	char *dir, *estimate;
+	bool cold;
 
 	if (tr->oracle)
 		tr->unavailable = oracle_unavailable(tr->oracle, src->tree,
@@ -305,11 +339,17 @@ static void build_column(struct run_state *st, int i)
 	mkdir_p(dir);
 	tr->build.log = xasprintf("%s/build.log", dir);
 	free(dir);
-	progress_set(i, "building in %s (log: %s)", tr->build.dir, tr->build.log);
+	cold = build_is_cold(&tr->build);
+	estimate = build_estimate(st, tr, cold);
+	progress_set(i, "building in %s (log: %s)%s", tr->build.dir, tr->build.log, estimate);
+	free(estimate);
 	tr->build_ok = !build_run(&tr->build, tr->env, &st->frags[i]);
+	if (tr->build_ok && cold)
+		record_cold_build(st, tr);
 	if (tr->build_ok) {
-		progress_set(i, "%s in %.1f s", tr->build.up_to_date ?
-			     "up to date" : "built", tr->build.seconds);
+		progress_set(i, "%s in %.1f s", tr->build.up_to_date ? "up to date" :
+			     tr->build.modules_only ? "modules rebuilt" : "built",
+			     tr->build.seconds);
 	} else if (stop_requested) {
 		/* Its make was passed the signal: not a failure of the series. */
 		free(tr->build.error);
