@@ -14,6 +14,12 @@
  * Results live on cache lines of their own, away from x and y.  A weak outcome
  * of a shape whose barriers are all present is a failure; the rates of
  * the others say what a missing barrier could show on this platform.
+ *
+ * Built with KWC_EMULATE defined (kwmatrix stages it so, as emu/), every
+ * access and barrier goes through kw_emu.h, a weakly ordered machine in
+ * software: then every unfenced shape must show weak outcomes (else the
+ * emulation reorders less than it claims) and every fenced one none
+ * (else it is unsound).  Its figures are "# kwc-emu:" lines.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -25,6 +31,13 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+
+#ifdef KWC_EMULATE
+#include "kw_emu.h"
+#define KWC_MARK	"kwc-emu"
+#else
+#define KWC_MARK	"kwc"
+#endif
 
 MODULE_DESCRIPTION("Litmus calibration: observable SB and MP reorderings");
 MODULE_LICENSE("GPL");
@@ -334,6 +347,12 @@ static int __init kwc_init(void)
 	kwc_in = kcalloc(instances, sizeof(*kwc_in), GFP_KERNEL);
 	if (!kwc_in)
 		return -ENOMEM;
+#ifdef KWC_EMULATE
+	if (kwe_setup()) {
+		kfree(kwc_in);
+		return -ENOMEM;
+	}
+#endif
 
 	pr_info("    KTAP version 1\n");
 	pr_info("    # Subtest: kw_calibrate\n");
@@ -349,12 +368,17 @@ static int __init kwc_init(void)
 		}
 		per_million = kwc_runs ? kwc_weak * 1000000 / kwc_runs : 0;
 		kwc_weak_of[i] = kwc_weak;
-		pr_info("    # kwc: shape=%s forbidden=%d runs=%lu weak=%lu per_million=%lu\n",
+		pr_info("    # " KWC_MARK ": shape=%s forbidden=%d runs=%lu weak=%lu per_million=%lu\n",
 			s->name, s->forbidden, kwc_runs, kwc_weak, per_million);
 		if (s->forbidden && kwc_weak) {
 			failed++;
 			pr_info("    not ok %d %s # %lu forbidden weak outcomes in %lu runs\n",
 				i + 1, s->name, kwc_weak, kwc_runs);
+		} else if (IS_ENABLED(KWC_EMULATE) && !s->forbidden && !kwc_weak) {
+			/* The emulation claims to reorder this: it must show it. */
+			failed++;
+			pr_info("    not ok %d %s # emulated, yet no weak outcome in %lu runs\n",
+				i + 1, s->name, kwc_runs);
 		} else if (s->forbidden && !kwc_weak_of[s->baseline]) {
 			pr_info("    ok %d %s # SKIP unobservable here: %s showed no weak outcome either\n",
 				i + 1, s->name, kwc_shapes[s->baseline].name);
@@ -366,6 +390,9 @@ static int __init kwc_init(void)
 	}
 	pr_info("%sok 1 kw_calibrate\n", failed ? "not " : "");
 	kfree(kwc_in);
+#ifdef KWC_EMULATE
+	kwe_teardown();
+#endif
 	return 0;
 }
 

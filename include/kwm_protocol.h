@@ -33,6 +33,7 @@
 #define KWM_RUN_SUITES_SEP	";"	/* between suites */
 #define KWM_RUN_FIELDS_SEP	":"	/* NAME:MODULES:PARAMS */
 #define KWM_RUN_MODULES_SEP	"+"	/* between a suite's modules */
+#define KWM_RUN_PARAMS_SEP	","	/* between a suite's own PARAMS */
 
 #define KWM_MARK_INIT		"# kwm: init started"
 #define KWM_MARK_SUITE		"# kwm-suite: "

@@ -133,14 +133,13 @@ static void module_params(const char *module, const char *suite_params,
 	while (next_token(&pos, tok, sizeof(tok)))
 		add_param(tok, strlen(tok), module, out, size, &used);
 	for (p = suite_params; p && *p;) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, KWM_RUN_PARAMS_SEP);
 
 		add_param(p, len, module, out, size, &used);
-		p += len + (p[len] == ',');
+		p += len + !!p[len];
 	}
 }
 
-/* The value of the first "@key=VALUE" token, or "" if there is none. */
 /* The value of the command line's "@key" (which ends in '='), or "". */
 static void cmdline_value(const char *key, char *out, size_t size)
 {

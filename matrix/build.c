@@ -243,9 +243,12 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		list = next;
 	}
 	{
-		char *next = xasprintf("%sfile /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n",
-				       list, CALIBRATION_MODULE, b->dir,
-				       CALIBRATION_MODULE);
+		/* The calibration, natively and under emulation (emu/). */
+		char *next = xasprintf("%sfile /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
+				       "dir /lib/kw/emu 0755 0 0\n"
+				       "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n",
+				       list, CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
+				       CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE);
 
 		free(list);
 		list = next;
@@ -311,6 +314,9 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 			hash_add_str(h, m->edits[j].replace);
 		}
 	}
+	hash_add_file(h, calibration);
+	free(calibration);
+	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATION_HEADER);
 	hash_add_file(h, calibration);
 	hash_final(h, out);
 	free(calibration);

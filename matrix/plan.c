@@ -68,15 +68,20 @@ char *plan_kernel_append(const struct options *o, const struct target_result *tr
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 		int seconds = suite_seconds(o, tr, s);
+		bool own;
 
 		if (!suite_in_guest(s))
 			continue;
-		/* NAME:MODULES, and :PARAMS for a duration not the command line's. */
+		/* NAME:MODULES, and :PARAMS of its own: a duration not the line's. */
 		xappendf(&run, "%s%s" KWM_RUN_FIELDS_SEP "%s", run ? KWM_RUN_SUITES_SEP : "",
 			 s->name, s->modules);
-		if (seconds && seconds != torture_seconds(o, tr))
+		own = seconds && seconds != torture_seconds(o, tr);
+		if (own)
 			xappendf(&run, KWM_RUN_FIELDS_SEP "%s.duration=%d",
 				 s->duration_module, seconds);
+		if (s->own_params)
+			xappendf(&run, "%s%s", own ? KWM_RUN_PARAMS_SEP : KWM_RUN_FIELDS_SEP,
+				 s->own_params);
 	}
 	append = xasprintf("console=%s panic=-1 " KWM_ARG_RUN "%s", tr->target->console,
 			   run ? run : "");

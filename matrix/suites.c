@@ -48,6 +48,35 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 	{
+		/*
+		 * The same shapes on a weakly ordered machine in software
+		 * (calibrate/kw_emu.h): every unfenced shape must show weak
+		 * outcomes there, and every fenced one none.
+		 */
+		.name = "calibrate-emu",
+		.kind = SUITE_KTAP,
+		.modules = "emu/kw_calibrate",
+		.seconds = 30,
+		.duration_module = "kw_calibrate",
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
+		/*
+		 * And the test of that test: the emulation with smp_wmb() made
+		 * a no-op must let MP+wmb+rmb through, and the cell catch it.
+		 */
+		.name = "detector-emu-no-wmb",
+		.kind = SUITE_DETECTOR,
+		.modules = "emu/kw_calibrate",
+		.seconds = 30,
+		.duration_module = "kw_calibrate",
+		.must_fire = "MP+wmb+rmb",
+		.own_params = "kw_calibrate.emu_broken=wmb",
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
 		.name = "torture",
 		.kind = SUITE_KTAP,
 		.modules = "torture+kw_worker+kw_worker_torture",

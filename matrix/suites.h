@@ -35,6 +35,7 @@ struct suite {
 	const char *must_fire;		/* the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
 	const char *params;		/* more of the guest's command line */
+	const char *own_params;		/* "MOD.P=V,...": this suite's alone (kwm.run) */
 	bool by_default;
 };
 

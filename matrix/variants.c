@@ -208,6 +208,33 @@ static int stage_module(const struct build *b, struct strlist *stale,
 	return ret;
 }
 
+/*
+ * @source built under emulation: KWC_EMULATE set, and calibrate/kw_emu.h
+ * beside it, which it includes.
+ */
+static int stage_emulated(const struct build *b, struct strlist *stale, const char *dir,
+			  const char *name, const char *source, const char *repo)
+{
+	char *header = xasprintf("%s/calibrate/%s", repo, EMULATION_HEADER);
+	char *text = read_file(header, NULL), *copy = xasprintf("%s/%s", dir, EMULATION_HEADER);
+	char *emulated = xasprintf("#define KWC_EMULATE 1\n%s", source);
+	int ret = !text || mkdir_p(dir);
+	bool changed = !ret && !files_equal(header, copy);
+
+	if (changed)
+		ret = copy_file_atomic(header, copy);
+	if (!ret)
+		ret = stage_module(b, stale, dir, name, emulated);
+	/* A header edit rebuilds the module, though its .c is the same. */
+	if (!ret && changed && !strlist_has(stale, dir))
+		strlist_add(stale, dir);
+	free(emulated);
+	free(copy);
+	free(text);
+	free(header);
+	return ret;
+}
+
 /* Build the stale modules all at once: each is small, make's start-up is not. */
 static int make_modules(struct build *b, const struct strlist *stale)
 {
@@ -319,6 +346,10 @@ int variants_build(struct build *b, const struct build_env *env)
 	free(seed);
 	seed = xasprintf("%s/kwm/calibrate", b->dir);
 	if (stage_module(b, &stale, seed, CALIBRATION_MODULE, text))
+		goto write_failed;
+	free(seed);
+	seed = xasprintf("%s/kwm/calibrate-emu", b->dir);
+	if (stage_emulated(b, &stale, seed, CALIBRATION_MODULE, text, env->repo))
 		goto write_failed;
 	free(text);
 	text = NULL;

@@ -59,6 +59,8 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed);
 
 #define CALIBRATION_MODULE	"kw_calibrate"
+/* The weakly ordered machine in software that emu/ modules are built with. */
+#define EMULATION_HEADER	"kw_emu.h"
 
 /*
  * Write every variant under @b->dir/kwm/variants/, and calibrate/ under

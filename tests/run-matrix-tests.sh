@@ -135,6 +135,8 @@ EXPECT = {
     "sparse": [("PASS", None), ("UNOBSERVABLE", r"^sparse could not check the series here, for a reason outside it")],
     "checkpatch": [("PASS", r"^5 patches clean$")],
     "calibrate": [("PASS", None)],
+    "calibrate-emu": [("PASS", None)],
+    "detector-emu-no-wmb": [("KILLED", r"^MP\+wmb\+rmb: \d+ forbidden weak outcomes")],
     "torture": RUNS_CLEAN,
     "torture-free": RUNS_CLEAN,
     "torture-free-wide": RUNS_CLEAN,

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kw_emu: a weakly ordered machine, in software, for the code that
+ * includes this header after every kernel header.
+ *
+ * QEMU on an x86 host reorders only a plain store with a later load, and
+ * KCSAN's weak-memory mode only delays plain stores within a function.
+ * This layer reorders what a weakly ordered CPU may, within what the
+ * kernel's memory model allows, for the accesses it sees:
+ *
+ *  - a WRITE_ONCE() (and atomic_set(), smp_store_release()) waits in its
+ *    thread's store buffer and commits later, in any order with the
+ *    thread's other buffered stores, unless a barrier orders them;
+ *  - a READ_ONCE() (and atomic_read()) returns the thread's own buffered
+ *    store if it has one, else the location's current value or an older
+ *    one from its history: any value still current after the thread's
+ *    last read-ordering barrier and not older than what the thread read
+ *    or wrote there before (coherence);
+ *  - smp_wmb() commits the buffer; smp_rmb() moves the thread's horizon
+ *    to now; smp_mb() and every value-returning RMW do both;
+ *    smp_load_acquire() moves the horizon after its load, and
+ *    smp_store_release() commits the buffer before it buffers its store;
+ *  - a non-value-returning RMW (atomic_inc()) is done at once, while the
+ *    thread's buffered stores may still pass it;
+ *  - everything the layer does not see counts as a full barrier: a spin
+ *    lock, a wake-up, any call out of the instrumented code it wraps.  So
+ *    the machine is never weaker than the memory model allows, only
+ *    sometimes stronger (a lock is a full barrier here, an acquire there).
+ *
+ * Not modelled, so not to be relied on: address dependencies (a load
+ * through a pointer just loaded may see a stale value), which the memory
+ * model orders; code using them must not be run under emulation.
+ *
+ * Windows are widened on purpose: a buffered store may wait up to
+ * emu_max_age operations of its thread, and a thread about to drain its
+ * buffer at a full barrier stalls up to emu_delay_us first, with its
+ * stores still unseen, as a slow store buffer would.  emu_broken=wmb,
+ * rmb or mb makes that barrier a no-op, to show that a test of the layer
+ * can fail.
+ *
+ * The anchors: OZZ's OEMU (SOSP 2024) delays stores and versions loads
+ * in the kernel the same way; tsan11's rules bound which stale value a
+ * load may return (the history after the last fence, coherence per
+ * location).
+ */
+#ifndef KW_EMU_H
+#define KW_EMU_H
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/hash.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+static unsigned int emu_max_age = 32;
+module_param(emu_max_age, uint, 0444);
+MODULE_PARM_DESC(emu_max_age, "Most operations a store waits in its buffer");
+static unsigned int emu_delay_us = 2;
+module_param(emu_delay_us, uint, 0444);
+MODULE_PARM_DESC(emu_delay_us, "Most microseconds a full barrier stalls before it drains");
+static char *emu_broken = "";
+module_param(emu_broken, charp, 0444);
+MODULE_PARM_DESC(emu_broken, "wmb, rmb or mb: make that barrier a no-op (a test of the tests)");
+
+#define KWE_THREADS	16
+#define KWE_BUFFER	8
+#define KWE_SEEN	32
+#define KWE_LOCS	8192	/* a power of two */
+#define KWE_HISTORY	8
+
+struct kwe_store {
+	void *addr;
+	u64 val;
+	u32 born;		/* the thread's operation count then */
+	u8 size;
+};
+
+struct kwe_thread {
+	struct task_struct *task;
+	int nr;
+	struct kwe_store buf[KWE_BUFFER];
+	u64 horizon;		/* stale values must be current after this */
+	struct {
+		const void *addr;
+		u64 seq;
+	} seen[KWE_SEEN];
+	int next_seen;
+	u32 ops;
+	struct rnd_state rnd;
+};
+
+/* One committed value: current from @from until @until (0: still is). */
+struct kwe_value {
+	u64 val, from, until;
+};
+
+struct kwe_loc {
+	const void *addr;
+	int n;
+	struct kwe_value v[KWE_HISTORY];
+};
+
+static struct kwe_thread kwe_threads[KWE_THREADS];
+static struct kwe_loc *kwe_locs;
+static DEFINE_RAW_SPINLOCK(kwe_lock);
+static u64 kwe_seq;
+static bool kwe_no_wmb, kwe_no_rmb, kwe_no_mb;
+
+static int kwe_setup(void)
+{
+	kwe_no_wmb = !strcmp(emu_broken, "wmb");
+	kwe_no_rmb = !strcmp(emu_broken, "rmb");
+	kwe_no_mb = !strcmp(emu_broken, "mb");
+	kwe_locs = vzalloc(KWE_LOCS * sizeof(*kwe_locs));
+	return kwe_locs ? 0 : -ENOMEM;
+}
+
+static void kwe_teardown(void)
+{
+	vfree(kwe_locs);
+	memset(kwe_threads, 0, sizeof(kwe_threads));
+}
+
+/* The calling thread's machine state, or NULL: then nothing is buffered. */
+static struct kwe_thread *kwe_self(void)
+{
+	for (int i = 0; i < KWE_THREADS; i++) {
+		struct kwe_thread *t = &kwe_threads[i];
+		struct task_struct *owner = READ_ONCE(t->task);
+
+		if (owner == current)
+			return t;
+		if (!owner && !cmpxchg(&t->task, NULL, current)) {
+			prandom_seed_state(&t->rnd, get_random_u64() + i);
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static u32 kwe_random(struct kwe_thread *t, u32 below)
+{
+	return below ? prandom_u32_state(&t->rnd) % below : 0;
+}
+
+static u64 kwe_read_mem(const void *addr, int size)
+{
+	switch (size) {
+	case 1: return READ_ONCE(*(const u8 *)addr);
+	case 2: return READ_ONCE(*(const u16 *)addr);
+	case 4: return READ_ONCE(*(const u32 *)addr);
+	default: return READ_ONCE(*(const u64 *)addr);
+	}
+}
+
+static void kwe_write_mem(void *addr, u64 val, int size)
+{
+	switch (size) {
+	case 1: WRITE_ONCE(*(u8 *)addr, val); break;
+	case 2: WRITE_ONCE(*(u16 *)addr, val); break;
+	case 4: WRITE_ONCE(*(u32 *)addr, val); break;
+	default: WRITE_ONCE(*(u64 *)addr, val); break;
+	}
+}
+
+/* The history of @addr, made if @make; under kwe_lock.  NULL if full. */
+static struct kwe_loc *kwe_find(const void *addr, bool make)
+{
+	unsigned long h = hash_ptr((void *)addr, 32) & (KWE_LOCS - 1);
+
+	for (int probe = 0; probe < KWE_LOCS; probe++) {
+		struct kwe_loc *l = &kwe_locs[(h + probe) & (KWE_LOCS - 1)];
+
+		if (l->addr == addr)
+			return l;
+		if (!l->addr) {
+			if (!make)
+				return NULL;
+			l->addr = addr;
+			return l;
+		}
+	}
+	return NULL;
+}
+
+/* What @t has read or written at @addr: its coherence point there. */
+static u64 *kwe_seen(struct kwe_thread *t, const void *addr)
+{
+	int i = t->next_seen;
+
+	for (int j = 0; j < KWE_SEEN; j++)
+		if (t->seen[j].addr == addr)
+			return &t->seen[j].seq;
+	/* Forgetting a location is safe only if its point joins the horizon. */
+	t->horizon = max(t->horizon, t->seen[i].seq);
+	t->next_seen = (i + 1) % KWE_SEEN;
+	t->seen[i].addr = addr;
+	t->seen[i].seq = 0;
+	return &t->seen[i].seq;
+}
+
+/* Make @val the current value of @addr, remembered; under kwe_lock. */
+static u64 kwe_publish(void *addr, u64 val, int size)
+{
+	struct kwe_loc *l = kwe_find(addr, true);
+	u64 seq = ++kwe_seq;
+
+	if (l) {
+		if (l->n == KWE_HISTORY) {
+			memmove(&l->v[0], &l->v[1], sizeof(l->v[0]) * (KWE_HISTORY - 1));
+			l->n--;
+		}
+		if (l->n)
+			l->v[l->n - 1].until = seq;
+		l->v[l->n++] = (struct kwe_value){ .val = val, .from = seq };
+	}
+	kwe_write_mem(addr, val, size);
+	return seq;
+}
+
+static void kwe_commit(struct kwe_thread *t, int i)
+{
+	struct kwe_store s = t->buf[i];
+	unsigned long flags;
+	u64 seq;
+
+	t->buf[i] = t->buf[--t->nr];
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	seq = kwe_publish(s.addr, s.val, s.size);
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	*kwe_seen(t, s.addr) = seq;
+}
+
+/* Every buffered store, in an order of the layer's choosing. */
+static void kwe_drain(struct kwe_thread *t)
+{
+	while (t->nr)
+		kwe_commit(t, kwe_random(t, t->nr));
+}
+
+/* One more operation of @t: stores that waited long enough commit. */
+static void kwe_tick(struct kwe_thread *t)
+{
+	t->ops++;
+	for (int i = 0; i < t->nr; i++)
+		if (t->ops - t->buf[i].born > emu_max_age)
+			kwe_commit(t, i--);
+}
+
+static void kwe_fence_full(void)
+{
+	struct kwe_thread *t = kwe_self();
+	unsigned long flags;
+
+	if (!t)
+		return;
+	/* A slow store buffer: the thread stalls with its stores unseen. */
+	if (t->nr && emu_delay_us && !kwe_random(t, 8))
+		udelay(kwe_random(t, emu_delay_us + 1));
+	kwe_drain(t);
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	t->horizon = kwe_seq;
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+}
+
+static void kwe_fence_wmb(void)
+{
+	struct kwe_thread *t = kwe_self();
+
+	if (t)
+		kwe_drain(t);
+}
+
+static void kwe_fence_rmb(void)
+{
+	struct kwe_thread *t = kwe_self();
+	unsigned long flags;
+
+	if (!t)
+		return;
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	t->horizon = kwe_seq;
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+}
+
+static void kwe_store(void *addr, u64 val, int size)
+{
+	struct kwe_thread *t = kwe_self();
+	unsigned long flags;
+	int i;
+
+	if (!t) {
+		raw_spin_lock_irqsave(&kwe_lock, flags);
+		kwe_publish(addr, val, size);
+		raw_spin_unlock_irqrestore(&kwe_lock, flags);
+		return;
+	}
+	kwe_tick(t);
+	/* A newer store to a buffered location takes its place. */
+	for (i = 0; i < t->nr && t->buf[i].addr != addr; i++)
+		;
+	if (i == t->nr && t->nr == KWE_BUFFER)
+		kwe_commit(t, kwe_random(t, t->nr));
+	if (i >= t->nr)
+		i = t->nr++;
+	t->buf[i] = (struct kwe_store){ .addr = addr, .val = val, .size = size,
+					.born = t->ops };
+	/* Now and then a store leaves early, ahead of older ones. */
+	if (!kwe_random(t, 4))
+		kwe_commit(t, kwe_random(t, t->nr));
+}
+
+static u64 kwe_load(const void *addr, int size)
+{
+	struct kwe_thread *t = kwe_self();
+	struct kwe_value *pick = NULL;
+	struct kwe_loc *l;
+	unsigned long flags;
+	u64 val, *seen, floor;
+	int stale = 0;
+
+	if (!t)
+		return kwe_read_mem(addr, size);
+	kwe_tick(t);
+	for (int i = t->nr - 1; i >= 0; i--)
+		if (t->buf[i].addr == addr)
+			return t->buf[i].val;
+	seen = kwe_seen(t, addr);
+	floor = max(t->horizon, *seen);
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	val = kwe_read_mem(addr, size);
+	l = kwe_find(addr, false);
+	/* Its history holds what memory holds unless others wrote it since. */
+	if (l && l->n && l->v[l->n - 1].val == val) {
+		for (int i = 0; i < l->n - 1; i++)
+			stale += l->v[i].until > floor;
+		/* Half the time the current value, else a stale one at random. */
+		if (stale && kwe_random(t, 2)) {
+			int k = kwe_random(t, stale);
+
+			for (int i = 0; i < l->n - 1; i++)
+				if (l->v[i].until > floor && !k--)
+					pick = &l->v[i];
+		} else {
+			pick = &l->v[l->n - 1];
+		}
+		val = pick->val;
+		*seen = max(*seen, pick->from);
+	} else {
+		/* Written by code the layer does not see: only that value. */
+		t->horizon = max(t->horizon, kwe_seq);
+	}
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	return val;
+}
+
+/*
+ * The barriers the instrumented code names; emu_broken breaks only these,
+ * never those inside the layer's locks, RMWs and acquire/release.
+ */
+static void kwe_smp_mb(void)
+{
+	if (!kwe_no_mb)
+		kwe_fence_full();
+}
+
+static void kwe_smp_wmb(void)
+{
+	if (!kwe_no_wmb)
+		kwe_fence_wmb();
+}
+
+static void kwe_smp_rmb(void)
+{
+	if (!kwe_no_rmb)
+		kwe_fence_rmb();
+}
+
+/* An RMW, done at once; a buffered store to the same place goes first. */
+static int kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
+{
+	struct kwe_thread *t = kwe_self();
+	unsigned long flags;
+	int old;
+	u64 seq;
+
+	if (fenced)
+		kwe_fence_full();
+	for (int j = 0; t && j < t->nr; j++)
+		if (t->buf[j].addr == &v->counter)
+			kwe_commit(t, j--);
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	old = (int)kwe_read_mem(&v->counter, sizeof(v->counter));
+	seq = kwe_publish(&v->counter, (u32)(old + i), sizeof(v->counter));
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	if (t)
+		*kwe_seen(t, &v->counter) = seq;
+	if (fenced)
+		kwe_fence_full();
+	return old + i;
+}
+
+/* From here on, the instrumented code's primitives are the layer's. */
+#undef READ_ONCE
+#define READ_ONCE(x)							\
+	((typeof(x))(uintptr_t)kwe_load((const void *)&(x), sizeof(x)))
+#undef WRITE_ONCE
+#define WRITE_ONCE(x, val)						\
+	kwe_store((void *)&(x), (u64)(uintptr_t)(val), sizeof(x))
+#undef smp_mb
+#define smp_mb()		kwe_smp_mb()
+#undef smp_wmb
+#define smp_wmb()		kwe_smp_wmb()
+#undef smp_rmb
+#define smp_rmb()		kwe_smp_rmb()
+#undef smp_mb__before_atomic
+#define smp_mb__before_atomic()	kwe_smp_mb()
+#undef smp_mb__after_atomic
+#define smp_mb__after_atomic()	kwe_smp_mb()
+#undef smp_store_release
+#define smp_store_release(p, v)	do { kwe_fence_wmb(); kwe_fence_rmb(); WRITE_ONCE(*(p), v); } while (0)
+#undef smp_load_acquire
+#define smp_load_acquire(p)	({ typeof(*(p)) __v = READ_ONCE(*(p)); kwe_fence_rmb(); __v; })
+#define atomic_read(v)		((int)READ_ONCE((v)->counter))
+#define atomic_set(v, i)	WRITE_ONCE((v)->counter, (i))
+#define atomic_inc(v)		((void)kwe_atomic_add_return(1, (v), false))
+#define atomic_dec(v)		((void)kwe_atomic_add_return(-1, (v), false))
+#define atomic_inc_return(v)	kwe_atomic_add_return(1, (v), true)
+#define atomic_dec_return(v)	kwe_atomic_add_return(-1, (v), true)
+/* Calls out of the instrumented code: full barriers on both sides. */
+#undef spin_lock_irqsave
+#define spin_lock_irqsave(l, f)						\
+	do { kwe_fence_full(); raw_spin_lock_irqsave(spinlock_check(l), f); kwe_fence_full(); } while (0)
+#define spin_unlock_irqrestore(l, f)					\
+	do { kwe_fence_full(); (spin_unlock_irqrestore)(l, f); kwe_fence_full(); } while (0)
+#define wake_up_process(p)	({ kwe_fence_full(); (wake_up_process)(p); })
+#define complete(c)		do { kwe_fence_full(); (complete)(c); } while (0)
+
+#endif
