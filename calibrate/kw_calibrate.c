@@ -37,7 +37,11 @@
 #define KWC_MARK	"kwc-emu"
 #else
 #define KWC_MARK	"kwc"
+#define kwe_native(on)	do { } while (0)
 #endif
+
+/* Rounds each shape runs at least, however slow the host: enough runs to judge. */
+#define KWC_MIN_ROUNDS	16
 
 MODULE_DESCRIPTION("Litmus calibration: observable SB and MP reorderings");
 MODULE_LICENSE("GPL");
@@ -58,6 +62,9 @@ struct kwc_instance {
 	int y ____cacheline_aligned;
 	int r0 ____cacheline_aligned;	/* off the shared lines */
 	int r1;
+	atomic_t gate;			/* under emulation: both sides meet here, */
+	atomic_t turn;			/* then the other waits for the lead */
+	int lead;
 };
 
 struct kwc_shape {
@@ -235,6 +242,9 @@ static void kwc_reset(void)
 		WRITE_ONCE(kwc_in[i].x, 0);
 		WRITE_ONCE(kwc_in[i].y, 0);
 		atomic_set(&kwc_in[i].ax, 0);
+		atomic_set(&kwc_in[i].gate, 0);
+		atomic_set(&kwc_in[i].turn, 0);
+		kwc_in[i].lead = get_random_u32() & 1;
 		kwc_in[i].r0 = -1;
 		kwc_in[i].r1 = -1;
 	}
@@ -276,6 +286,44 @@ static void kwc_start(long id, int round, struct rnd_state *rnd)
 		cpu_relax();
 }
 
+#ifdef KWC_EMULATE
+/*
+ * Under emulation the layer, not the host's scheduling, decides what is
+ * reordered: both sides meet at each instance, then one of them, chosen
+ * at random per instance, runs its side first and the other runs after.
+ * The lead's stores stay buffered while the other runs (the signal is a
+ * real atomic the layer does not see), and the last instance's stores
+ * until both have arrived at the next, so the other's loads may miss
+ * them; stale loads do the rest.
+ */
+static void kwc_meet(struct kwc_instance *in, long id)
+{
+	kwe_real_inc_return(&in->gate);
+	while (kwe_real_read(&in->gate) < 2)
+		cpu_relax();
+	kwe_native(true);
+	kwe_native(false);
+	if (id != in->lead)
+		while (!kwe_real_read(&in->turn))
+			cpu_relax();
+}
+
+static void kwc_leave(struct kwc_instance *in, long id)
+{
+	if (id == in->lead)
+		kwe_real_inc_return(&in->turn);
+}
+#else
+/* On hardware the round's start is the only meeting: the sides race. */
+static void kwc_meet(struct kwc_instance *in, long id)
+{
+}
+
+static void kwc_leave(struct kwc_instance *in, long id)
+{
+}
+#endif
+
 static int kwc_thread(void *arg)
 {
 	long id = (long)arg;
@@ -285,21 +333,26 @@ static int kwc_thread(void *arg)
 	bool more;
 
 	prandom_seed_state(&rnd, get_random_u64() + id);
+	/* The harness is plain hardware even under emulation: only the shapes run on it. */
+	kwe_native(true);
 	do {
 		kwc_sync(&sense);
 		kwc_start(id, ++round, &rnd);
-		if (id == 0) {
-			for (i = 0; i < instances; i++)
+		for (i = 0; i < instances; i++) {
+			kwc_meet(&kwc_in[i], id);
+			if (id == 0)
 				kwc_shape->p0(&kwc_in[i]);
-		} else {
-			for (i = 0; i < instances; i++)
+			else
 				kwc_shape->p1(&kwc_in[i]);
+			kwc_leave(&kwc_in[i], id);
 		}
+		kwe_native(true);
 		kwc_sync(&sense);
 		if (id == 0) {
 			kwc_count();
 			kwc_reset();
-			WRITE_ONCE(kwc_done, time_after(jiffies, end));
+			WRITE_ONCE(kwc_done, time_after(jiffies, end) &&
+				   round >= KWC_MIN_ROUNDS);
 		}
 		kwc_sync(&sense);
 		more = !READ_ONCE(kwc_done);
@@ -339,6 +392,7 @@ static int __init kwc_init(void)
 {
 	int i, ret, failed = 0;
 
+	kwe_native(true);
 	if (duration <= 0 || instances <= 0 || start_jitter < 0 ||
 	    num_online_cpus() < 2) {
 		pr_err("kw_calibrate: needs duration > 0, instances > 0, start_jitter >= 0 and two CPUs\n");
