@@ -12,6 +12,7 @@
 #
 #   bench/bench.sh            (make bench)
 #   BENCH_ONLY=axes bench/bench.sh     just the axes
+#   BENCH_ONLY=edit bench/bench.sh     just kunit.py and the edit loop
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
@@ -68,12 +69,14 @@ print(f"axis {name:12} {wall:7.1f} s wall   builds {build:7.1f} s ({built} rebui
 PY
 }
 
-echo "# the cost of each axis alone (torture ${DURATION} s; BENCH_COLD=1 for an empty cache)"
-axis version -V 6.12 -t arm64 -k plain
-axis x86_64 -t x86_64 -k plain
-axis oracles -t arm64 -k kcsan,kasan
-axis build-only -t armhf,s390x,powerpc,mips64el,sparc64,alpha,hppa,m68k,sh4
-axis static -k plain -s build,sparse,checkpatch
+if [ "${BENCH_ONLY:-}" != edit ]; then
+	echo "# the cost of each axis alone (torture ${DURATION} s; BENCH_COLD=1 for an empty cache)"
+	axis version -V 6.12 -t arm64 -k plain
+	axis x86_64 -t x86_64 -k plain
+	axis oracles -t arm64 -k kcsan,kasan
+	axis build-only -t armhf,s390x,powerpc,mips64el,sparc64,alpha,hppa,m68k,sh4
+	axis static -k plain -s build,sparse,checkpatch
+fi
 [ "${BENCH_ONLY:-}" = axes ] && exit 0
 
 # Warm: make sure the kernels are cached, then edit the subject's module.
@@ -127,6 +130,8 @@ if [ -n "$kunit_warm" ]; then
 	printf 'ratio to three warm kunit.py runs: %s (goal: at most 0.5%s)\n' "$ratio" \
 		"$(echo "$ratio > 0.5" | bc | sed 's/1/; gap: the incremental kernel make, W=1 and the variants of each target/;s/0//')"
 fi
+
+[ "${BENCH_ONLY:-}" = edit ] && exit 0
 
 echo "# the plain kernels, torture ${DURATION} s: kwmatrix run -k plain -d $DURATION"
 "$KWM" run --repo . -r "$work/full" -k plain -d "$DURATION" >/dev/null 2>&1 || true
