@@ -42,11 +42,7 @@ static char *shell_quote_join(char *const *argv)
 		bool plain = strspn(argv[i], "abcdefghijklmnopqrstuvwxyz"
 				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 				    "-_=.,/:+") == strlen(argv[i]);
-		char *next = xasprintf(plain ? "%s%s%s" : "%s%s'%s'", out,
-				       i ? " " : "", argv[i]);
-
-		free(out);
-		out = next;
+		xappendf(&out, plain ? "%s%s" : "%s'%s'", i ? " " : "", argv[i]);
 	}
 	return out;
 }

@@ -115,10 +115,7 @@ static char *error_excerpt(const char *log)
 		if (!strstr(line, "error") && !strstr(line, "Error") &&
 		    !strstr(line, "ERROR") && !strstr(line, "undefined reference"))
 			continue;
-		char *next = xasprintf("%s%s\n", out, line);
-
-		free(out);
-		out = next;
+		xappendf(&out, "%s\n", line);
 		kept++;
 	}
 	free(text);
@@ -161,10 +158,7 @@ static int configure(struct build *b, const struct build_env *env,
 			  env->src->tree, b->target->kernel_arch,
 			  b->target->cross_compile, b->dir, dotconfig);
 	for (int i = 0; i < frags->files.n; i++) {
-		char *next = xasprintf("%s '%s'", merge, frags->files.v[i]);
-
-		free(merge);
-		merge = next;
+		xappendf(&merge, " '%s'", frags->files.v[i]);
 	}
 	if (run_shell(merge, b->log)) {
 		fail(b, "merge_config.sh");
@@ -178,10 +172,7 @@ static int configure(struct build *b, const struct build_env *env,
 		char *list = xstrdup("");
 
 		for (int i = 0; i < problems.n; i++) {
-			char *next = xasprintf("%s  %s\n", list, problems.v[i]);
-
-			free(list);
-			list = next;
+			xappendf(&list, "  %s\n", problems.v[i]);
 		}
 		b->error = xasprintf("%s: %d requested config symbols did not survive merging (fix: add what they depend on to the fragment)",
 				     b->name, problems.n);
@@ -230,39 +221,27 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 	for (line = order_text ? strtok_r(order_text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *base = strrchr(line, '/'), *ext = strrchr(line, '.');
-		char *next;
 
 		base = base ? base + 1 : line;
 		/* 6.1 lists lib/foo.ko, 6.12 lib/foo.o: the module is the .ko. */
 		if (!ext || ext < base || (strcmp(ext, ".o") && strcmp(ext, ".ko")))
 			continue;
-		next = xasprintf("%sfile /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n", list,
-				 (int)(ext - base), base, b->dir, (int)(ext - line), line);
-
-		free(list);
-		list = next;
+		xappendf(&list, "file /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n",
+			 (int)(ext - base), base, b->dir, (int)(ext - line), line);
 	}
-	{
-		/* The calibration, natively and under emulation (emu/). */
-		char *next = xasprintf("%sfile /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
-				       "dir /lib/kw/emu 0755 0 0\n"
-				       "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n",
-				       list, CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
-				       CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE);
-
-		free(list);
-		list = next;
-	}
+	/* The calibration, natively and under emulation (emu/). */
+	xappendf(&list, "file /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
+		 "dir /lib/kw/emu 0755 0 0\n"
+		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n",
+		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
+		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE);
 	variant_names(&variants);
 	for (int i = 0; i < variants.n; i++) {
 		const char *name = variants.v[i];
-		char *next = xasprintf("%sdir /lib/kw/%s 0755 0 0\n"
-				       "file /lib/kw/%s/%s.ko %s/kwm/variants/%s/%s.ko 0644 0 0\n",
-				       list, name, name, SUBJECT_MODULE, b->dir,
-				       name, SUBJECT_MODULE);
 
-		free(list);
-		list = next;
+		xappendf(&list, "dir /lib/kw/%s 0755 0 0\n"
+			 "file /lib/kw/%s/%s.ko %s/kwm/variants/%s/%s.ko 0644 0 0\n",
+			 name, name, SUBJECT_MODULE, b->dir, name, SUBJECT_MODULE);
 	}
 	strlist_free(&variants);
 	if (write_file_atomic(list_path, list, strlen(list))) {

@@ -300,17 +300,15 @@ static char *sources_line(json_object *matrix)
 	for (size_t i = 0; targets && i < json_object_array_length(targets); i++) {
 		json_object *t = json_object_array_get_idx(targets, i);
 		const char *package = mj_string(t, "source_package");
-		char *next, *seen = xasprintf("%s ", package ? package : "");
+		char *seen = xasprintf("%s ", package ? package : "");
 		bool again = strstr(line, seen) != NULL;
 
 		free(seen);
 		if (!package || again)
 			continue;
-		next = xasprintf("%s%s%s %s (series %.16s)", line, *line ? ", " : "",
-				 package, mj_string(t, "source_version") ? mj_string(t, "source_version") : "",
-				 mj_string(t, "series_digest") ? mj_string(t, "series_digest") : "");
-		free(line);
-		line = next;
+		xappendf(&line, "%s%s %s (series %.16s)", *line ? ", " : "", package,
+			 mj_string(t, "source_version") ? mj_string(t, "source_version") : "",
+			 mj_string(t, "series_digest") ? mj_string(t, "series_digest") : "");
 	}
 	return line;
 }

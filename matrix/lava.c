@@ -32,10 +32,7 @@ static char *yq(const char *s)
 	char *out = xstrdup("'"), *quoted;
 
 	for (; *s; s++) {
-		char *next = xasprintf("%s%s", out, *s == '\'' ? "''" : (char[]){ *s, 0 });
-
-		free(out);
-		out = next;
+		xappendf(&out, "%s", *s == '\'' ? "''" : (char[]){ *s, 0 });
 	}
 	quoted = xasprintf("%s'", out);
 	free(out);

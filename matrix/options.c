@@ -102,11 +102,7 @@ static char *known_names(enum names which)
 	char *out = xstrdup("");
 
 	for (int i = 0; i < nr_names(which); i++) {
-		char *next = xasprintf("%s%s%s", out, i ? ", " : "",
-				       name_of(which, i));
-
-		free(out);
-		out = next;
+		xappendf(&out, "%s%s", i ? ", " : "", name_of(which, i));
 	}
 	return out;
 }

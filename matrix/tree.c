@@ -118,10 +118,7 @@ static int write_applied(const struct source *src, const struct strlist *files)
 	int ret;
 
 	for (int i = 0; i < files->n; i++) {
-		char *next = xasprintf("%s%s\n", text, files->v[i]);
-
-		free(text);
-		text = next;
+		xappendf(&text, "%s\n", files->v[i]);
 	}
 	len = strlen(text);
 	ret = write_file_atomic(path, text, len);
