@@ -9,15 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpatch.h"
 #include "lkmm.h"
 #include "oracles.h"
 #include "variants.h"
 #include "util.h"
 
-static void read_static(struct static_result *r, const char *log)
+/*
+ * A build-time check's log: its output, then the driver's one line with
+ * its exit status (@status_mark), or the one naming its missing program.
+ */
+static void read_static(struct static_result *r, const char *log,
+			const char *status_mark, const char *missing_mark)
 {
+	const char *status;
+
 	r->log = log;
 	r->text = log ? read_file(log, NULL) : NULL;
+	status = r->text ? strstr(r->text, status_mark) : NULL;
+	r->exit_status = status ? atoi(status + strlen(status_mark)) : -1;
+	r->output_len = status ? (size_t)(status - r->text) : r->text ? strlen(r->text) : 0;
+	r->tool_missing = r->text && missing_mark && strstr(r->text, missing_mark);
+	for (const char *line = r->text, *nl; line && *line; line = nl + !!*nl) {
+		nl = strchrnul(line, '\n');
+		r->clean += !strncmp(line, CHECKPATCH_OK, strlen(CHECKPATCH_OK));
+		r->findings += !strncmp(line, CHECKPATCH_FAIL, strlen(CHECKPATCH_FAIL));
+	}
 }
 
 /* The guest's console, parsed; QEMU's log where the console is empty. */
@@ -53,8 +70,8 @@ void report_collect(struct run *run)
 		if (tr->guest.ran)
 			collect_guest(tr);
 		tr->sparse_log = build_sparse_log(&tr->build);
-		read_static(&tr->sparse, tr->sparse_log);
-		read_static(&tr->checkpatch, tr->checkpatch_log);
+		read_static(&tr->sparse, tr->sparse_log, SPARSE_STATUS, SPARSE_MISSING);
+		read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
 	}
 	run->lkmm = xcalloc(kwm_nr_barrier_tags, sizeof(*run->lkmm));
 	for (int b = 0; b < kwm_nr_barrier_tags && run->repo; b++)

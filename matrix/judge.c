@@ -200,7 +200,7 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 static void judge_sparse(const struct run *run, struct target_result *tr,
 			 struct suite_result *s, const struct suite *suite)
 {
-	const char *log = tr->sparse.log, *text = tr->sparse.text, *status;
+	const char *log = tr->sparse.log, *text = tr->sparse.text;
 	char *excerpt = NULL;
 	int findings = 0;
 
@@ -208,7 +208,7 @@ static void judge_sparse(const struct run *run, struct target_result *tr,
 
 	if (!text) {
 		set_cell(s, CELL_ERROR, xasprintf("no sparse output in %s", log));
-	} else if (strstr(text, SPARSE_MISSING)) {
+	} else if (tr->sparse.tool_missing) {
 		set_cell(s, CELL_ERROR, xstrdup(SPARSE_MISSING));
 	} else {
 		for (const char *line = text, *nl; *line; line = nl + !!*nl) {
@@ -218,11 +218,10 @@ static void judge_sparse(const struct run *run, struct target_result *tr,
 			if (findings++ < 20)
 				xappendf(&excerpt, "%.*s\n", (int)(nl - line), line);
 		}
-		status = strstr(text, SPARSE_STATUS);
 		if (findings)
 			set_cell(s, CELL_FAIL, xasprintf("sparse: %d warnings and errors in the series (see %s)",
 							  findings, log));
-		else if (!status || atoi(status + strlen(SPARSE_STATUS)))
+		else if (tr->sparse.exit_status)
 			/* Say why in the cell: e.g. riscv's -march is too new for sparse 0.6.4. */
 			set_cell(s, CELL_UNOBSERVABLE,
 				 xasprintf("sparse could not check the series here, for a reason outside it (see %s)",
@@ -240,30 +239,25 @@ static void judge_sparse(const struct run *run, struct target_result *tr,
 static void judge_checkpatch(const struct run *run, struct target_result *tr,
 			     struct suite_result *s, const struct suite *suite)
 {
-	const char *text = tr->checkpatch.text;
-	const char *status = text ? strstr(text, CHECKPATCH_STATUS) : NULL;
-	int ok = 0, failed = 0;
+	const struct static_result *r = &tr->checkpatch;
+	const char *text = r->text;
+	int ok = r->clean, failed = r->findings;
 
 	(void)run;
 	(void)suite;
 
 	memset(&s->counts, 0, sizeof(s->counts));
-	if (!status) {
+	if (r->exit_status < 0) {
 		set_cell(s, CELL_ERROR, xasprintf("no checkpatch output in %s",
-						  tr->checkpatch.log ? tr->checkpatch.log : "the run"));
+						  r->log ? r->log : "the run"));
 		return;
-	}
-	for (const char *line = text, *nl; *line; line = nl + !!*nl) {
-		nl = strchrnul(line, '\n');
-		ok += !strncmp(line, CHECKPATCH_OK, strlen(CHECKPATCH_OK));
-		failed += !strncmp(line, CHECKPATCH_FAIL, strlen(CHECKPATCH_FAIL));
 	}
 	if (failed) {
 		set_cell(s, CELL_FAIL, xasprintf("checkpatch --strict: findings in %d of %d patches (see %s)",
 						  failed, ok + failed, tr->checkpatch.log));
 		free(s->excerpt);
-		s->excerpt = xasprintf("%.*s", (int)(status - text), text);
-	} else if (atoi(status + strlen(CHECKPATCH_STATUS)) || !ok) {
+		s->excerpt = xasprintf("%.*s", (int)r->output_len, text);
+	} else if (r->exit_status || !ok) {
 		/* No tree to take checkpatch.pl from: its one line says why. */
 		set_cell(s, CELL_ERROR, xasprintf("%.*s", (int)strcspn(text, "\n"), text));
 	} else {

@@ -15,10 +15,14 @@
 #include "build.h"
 #include "parse.h"
 
-/* A build-time check's output, as left in its log. */
+/* A build-time check's output, as left in its log, parsed. */
 struct static_result {
 	const char *log;		/* its path */
 	char *text;			/* NULL if it could not be read */
+	int exit_status;		/* the check's, -1 if the log never said */
+	size_t output_len;		/* of @text before that last word */
+	bool tool_missing;		/* the check's program is not installed */
+	int clean, findings;		/* checkpatch: patches without and with */
 };
 
 /* One kernel of one target: a column of the matrix. */
