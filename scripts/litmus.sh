@@ -20,12 +20,17 @@ fi
 bad=0 good=0
 for t in "$repo"/litmus/*.litmus; do
 	want=$(sed -n 's/^ \* Result: \([A-Za-z]*\).*/\1/p' "$t" | head -n1)
-	got=$(cd "$model" && herd7 -conf linux-kernel.cfg "$t" | awk '/^Observation/ { print $3 }')
+	out=$(cd "$model" && herd7 -conf linux-kernel.cfg "$t" 2>&1)
+	got=$(printf '%s\n' "$out" | awk '/^Observation/ { print $3 }')
 	if [ "$got" = "$want" ]; then
 		echo "litmus: ok   $(basename "$t"): $got"
 		good=$((good + 1))
+	elif [ -z "$got" ]; then
+		# A herd7 built by hand and not installed needs HERDLIB=<its herd/libdir>.
+		echo "litmus: FAIL $(basename "$t"): herd7 gave no verdict: $(printf '%s\n' "$out" | grep -m1 . )"
+		bad=1
 	else
-		echo "litmus: FAIL $(basename "$t"): herd7 says '${got:-nothing}', header says '$want'"
+		echo "litmus: FAIL $(basename "$t"): herd7 says '$got', header says '$want'"
 		bad=1
 	fi
 done
