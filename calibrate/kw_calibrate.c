@@ -38,6 +38,7 @@
 #else
 #define KWC_MARK	"kwc"
 #define kwe_native(on)	do { } while (0)
+#define kwe_thread_exit()	do { } while (0)
 #endif
 
 /*
@@ -366,6 +367,8 @@ static int kwc_thread(void *arg)
 		kwc_sync(&sense);
 		more = !READ_ONCE(kwc_done);
 	} while (more);
+	/* Each shape's threads are new: their slots go back to the layer. */
+	kwe_thread_exit();
 	complete(&kwc_finished[id]);
 	return 0;
 }

@@ -315,6 +315,24 @@ static void kwe_native(bool on)
 	smp_mb();
 }
 
+/*
+ * The calling thread is done with the layer: its stores commit and its
+ * slot is free for the next thread.  A thread that never says so keeps
+ * its slot, and once all are taken new threads run unemulated.
+ */
+static void kwe_thread_exit(void)
+{
+	struct kwe_thread *t = kwe_self();
+
+	if (!t)
+		return;
+	kwe_drain(t);
+	/* @task comes first: the rest is cleared while the slot is still ours. */
+	BUILD_BUG_ON(offsetof(struct kwe_thread, task));
+	memset((char *)t + sizeof(t->task), 0, sizeof(*t) - sizeof(t->task));
+	smp_store_release(&t->task, NULL);
+}
+
 static void kwe_store(void *addr, u64 val, int size)
 {
 	struct kwe_thread *t = kwe_self();
