@@ -56,8 +56,8 @@ check: deps
 	@$(MAKE) --no-print-directory $(TESTS) $(OUT)/kwmatrix $(OUT)/kwmatrix-san
 	@tests/check.sh $(OUT)/kwmatrix-san
 
-litmus:
-	@scripts/litmus.sh
+litmus: $(OUT)/kwmatrix
+	@KWM=$(OUT)/kwmatrix scripts/litmus.sh
 
 bench: deps $(OUT)/kwmatrix
 	bench/bench.sh

@@ -73,9 +73,12 @@ void report_collect(struct run *run)
 		read_static(&tr->sparse, tr->sparse_log, SPARSE_STATUS, SPARSE_MISSING);
 		read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
 	}
-	run->lkmm = xcalloc(kwm_nr_barrier_tags, sizeof(*run->lkmm));
-	for (int b = 0; b < kwm_nr_barrier_tags && run->repo; b++)
-		run->lkmm[b] = lkmm_verdict(run->repo, run->tree, kwm_barrier_tags[b]);
+	if (!run->repo)
+		return;
+	run->models = xcalloc(kwm_nr_subject_versions, sizeof(*run->models));
+	for (int v = 0; v < kwm_nr_subject_versions; v++)
+		lkmm_model_judge(run->repo, run->tree, run->cache,
+				 kwm_subject_versions[v], &run->models[v]);
 }
 
 void report_free(struct run *run)
@@ -88,7 +91,10 @@ void report_free(struct run *run)
 		free(tr->checkpatch.text);
 		free(tr->sparse_log);
 	}
-	for (int b = 0; b < kwm_nr_barrier_tags && run->lkmm; b++)
-		free(run->lkmm[b]);
-	free(run->lkmm);
+	for (int v = 0; v < kwm_nr_subject_versions && run->models; v++)
+		lkmm_model_free(&run->models[v]);
+	free(run->models);
+	for (int i = 0; i < run->nr_verdicts; i++)
+		barrier_verdict_free(&run->verdicts[i]);
+	free(run->verdicts);
 }

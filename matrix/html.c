@@ -18,10 +18,10 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:1em 0}"
 	"td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
 	"td a{color:inherit;text-decoration:none;display:block}"
-	".PASS,.KILLED,.XFAIL{background:#c8e6c9}"
+	".PASS,.KILLED,.XFAIL,.NECESSARY,.REDUNDANT{background:#c8e6c9}"
 	".UNOBSERVABLE,.SKIP{background:#eeeeee;color:#555}"
-	".WARN,.UNDECIDED{background:#fff3bf}"
-	".FAIL,.SURVIVED,.XPASS,.CRASHED,.TIMEOUT,.ERROR{background:#ffcdd2}"
+	".WARN,.UNDECIDED,.NOT_DECIDED{background:#fff3bf}"
+	".FAIL,.SURVIVED,.XPASS,.CRASHED,.TIMEOUT,.ERROR,.CONTRADICTION{background:#ffcdd2}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:30em}"
 	"svg text{font:11px sans-serif}";
 
@@ -119,35 +119,42 @@ static void heat_map(xmlNodePtr body, json_object *m)
 	}
 }
 
-/* Barriers down; the memory model's verdict, then each column's mutant. */
-static void barrier_map(xmlNodePtr body, json_object *m)
+/* One row per barrier and version: its verdict, the model, the evidence. */
+static void barrier_verdicts(xmlNodePtr body, json_object *m)
 {
-	json_object *targets = mj_member(m, "targets"), *barriers = mj_member(m, "barriers");
-	xmlNodePtr table, row;
+	json_object *barriers = mj_member(m, "barriers");
+	xmlNodePtr table, row, cell;
 
 	if (!mj_length(barriers))
 		return;
-	add(body, "h2", "Mutants by oracle");
+	add(body, "h2", "Barrier verdicts");
 	table = add(body, "table", NULL);
 	set(table, "id", "barriers");
 	row = add(table, "tr", NULL);
-	add(row, "th", "without barrier");
-	add(row, "th", "LKMM (litmus/)");
-	for (size_t t = 0; t < mj_length(targets); t++)
-		add(row, "th", column_of(json_object_array_get_idx(targets, t)));
+	add(row, "th", "barrier");
+	add(row, "th", "version");
+	add(row, "th", "verdict");
+	add(row, "th", "memory model without it");
+	add(row, "th", "evidence");
 	for (size_t b = 0; b < mj_length(barriers); b++) {
 		json_object *o = json_object_array_get_idx(barriers, b);
-		char *suite = xasprintf("mutant-%s", mj_string(o, "barrier"));
+		const char *verdict = mj_string(o, "verdict");
 
 		row = add(table, "tr", NULL);
 		add(row, "th", mj_string(o, "barrier"));
-		add(row, "td", mj_string(o, "lkmm"));
-		for (size_t t = 0; t < mj_length(targets); t++) {
-			json_object *tr = json_object_array_get_idx(targets, t);
+		add(row, "td", mj_string(o, "version"));
+		cell = add(row, "td", verdict);
+		/* "NOT DECIDED" as a class name: "NOT_DECIDED". */
+		if (verdict) {
+			char *class = xstrdup(verdict), *space = strchr(class, ' ');
 
-			status_cell(row, find_cell(tr, suite), column_of(tr), suite);
+			if (space)
+				*space = '_';
+			set(cell, "class", class);
+			free(class);
 		}
-		free(suite);
+		add(row, "td", mj_string(o, "model"));
+		add(row, "td", mj_string(o, "evidence"));
 	}
 }
 
@@ -342,7 +349,7 @@ int html_write(json_object *matrix, const char *path)
 	add(body, "p", summary);
 	free(summary);
 	heat_map(body, matrix);
-	barrier_map(body, matrix);
+	barrier_verdicts(body, matrix);
 	plots(body, matrix);
 	details(body, matrix);
 

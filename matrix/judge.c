@@ -13,6 +13,7 @@
 #include "checkpatch.h"
 #include "oracles.h"
 #include "suites.h"
+#include "variants.h"
 #include "util.h"
 
 /* Cells of a target that could not be booted all carry the build error. */
@@ -31,14 +32,18 @@ static void fail_all(struct target_result *tr, enum cell_status status,
 	}
 }
 
-/* The first failing check of a torture run: "completion: 81 violations, ..." */
-static char *first_violation(const struct suite_result *s)
+/*
+ * The first failing check of a torture run ("completion: 81 violations,
+ * ..."), but for @known, a finding of the version that is no kill.
+ */
+static char *first_violation(const struct suite_result *s, const char *known)
 {
 	for (int i = 0; i < s->ktap.nr_tests; i++) {
 		const struct ktap_test *t = &s->ktap.tests[i];
 
 		for (int j = 0; j < t->nr_subtests; j++)
-			if (t->subtests[j].status == KTAP_FAIL)
+			if (t->subtests[j].status == KTAP_FAIL &&
+			    !(known && !strcmp(t->subtests[j].name, known)))
 				return xasprintf("%s: %s", t->subtests[j].name,
 						 t->subtests[j].directive ?
 						 t->subtests[j].directive : "violated");
@@ -164,10 +169,15 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		set_cell(s, CELL_KILLED, xasprintf("%s", s->report.title));
 		return;
 	}
-	if (s->status == CELL_FAIL && (why = first_violation(s))) {
+	if (s->status == CELL_FAIL && (why = first_violation(s, suite->known_finding))) {
 		set_cell(s, CELL_KILLED, why);
 		return;
 	}
+	/* Only the version's own finding fired: the mutant got through. */
+	if (s->status == CELL_FAIL && suite->known_finding &&
+	    find_check(s, suite->known_finding) &&
+	    find_check(s, suite->known_finding)->status == KTAP_FAIL)
+		s->status = CELL_PASS;
 	if (s->status != CELL_PASS)
 		return;
 	if (tr->oracle) {
@@ -410,6 +420,59 @@ static void judge_guest(const struct run *run, struct target_result *tr)
 	}
 }
 
+/* The mutant cells of barrier @tag of @version, in every column. */
+static int mutants_seen(const struct run *run, const char *version,
+			const char *tag, struct mutant_seen *seen)
+{
+	int n = 0;
+
+	for (int t = 0; t < run->nr_targets; t++) {
+		const struct target_result *tr = &run->targets[t];
+
+		for (int i = 0; i < tr->console.nr_suites; i++) {
+			const struct suite_result *s = &tr->console.suites[i];
+			const struct suite *suite = suite_find(s->name);
+
+			if (!suite || !suite->mutant_of || strcmp(suite->mutant_of, tag) ||
+			    strcmp(suite->subject, version))
+				continue;
+			seen[n++] = (struct mutant_seen){
+				.column = tr->build.name, .suite = s->name,
+				.status = s->status, .reason = s->reason,
+				.stats = s->stats,
+			};
+		}
+	}
+	return n;
+}
+
+/* Each barrier of each version: its model beside its mutants' cells. */
+static void judge_barriers(struct run *run)
+{
+	int most = 0;
+	struct mutant_seen *seen;
+
+	if (!run->models)
+		return;
+	for (int t = 0; t < run->nr_targets; t++)
+		most += run->targets[t].console.nr_suites;
+	seen = xcalloc(most + 1, sizeof(*seen));
+	run->verdicts = xcalloc(kwm_nr_subject_versions * kwm_nr_barrier_tags,
+				sizeof(*run->verdicts));
+	for (int v = 0; v < kwm_nr_subject_versions; v++) {
+		for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+			struct barrier_verdict *out = &run->verdicts[run->nr_verdicts++];
+			int n = mutants_seen(run, kwm_subject_versions[v],
+					     kwm_barrier_tags[b], seen);
+
+			out->version = kwm_subject_versions[v];
+			out->barrier = kwm_barrier_tags[b];
+			verdict_decide(&run->models[v].barriers[b], seen, n, out);
+		}
+	}
+	free(seen);
+}
+
 void report_judge(struct run *run)
 {
 	for (int t = 0; t < run->nr_targets; t++) {
@@ -445,5 +508,6 @@ void report_judge(struct run *run)
 		/* Whatever its guest did, the build-time checks stand. */
 		judge_cells(run, tr, false);
 	}
+	judge_barriers(run);
 }
 

@@ -142,6 +142,51 @@ static char *add_checkout(json_object *checkouts, const char *run_id,
 	return id;
 }
 
+/* A barrier's verdict (verdict.h) as a KCIDB status: red stays red. */
+static const char *kcidb_verdict_status(const char *verdict)
+{
+	if (!verdict)
+		return "ERROR";
+	if (!strcmp(verdict, "NECESSARY") || !strcmp(verdict, "REDUNDANT"))
+		return "PASS";
+	return strcmp(verdict, "CONTRADICTION") ? "ERROR" : "FAIL";
+}
+
+/*
+ * kw_worker.verdict.<version>.<barrier>: a run's verdicts, under its
+ * first build, since KCIDB has no test without one.
+ */
+static void add_verdicts(json_object *tests, json_object *barriers,
+			 const char *build_id)
+{
+	for (size_t b = 0; build_id && b < mj_length(barriers); b++) {
+		json_object *o = json_object_array_get_idx(barriers, b), *t, *misc;
+		const char *barrier = mj_string(o, "barrier"), *version = mj_string(o, "version");
+		char *id, *prefix, *path, *comment;
+
+		if (!barrier || !version)
+			continue;
+		id = xasprintf("%s:verdict.%s.%s", build_id, version, barrier);
+		prefix = xasprintf("kw_worker.verdict.%s", version);
+		comment = xasprintf("%s: %s; %s", mj_string(o, "verdict"),
+				    mj_string(o, "model"), mj_string(o, "evidence"));
+		t = named_test(id, build_id, prefix, barrier,
+			       kcidb_verdict_status(mj_string(o, "verdict")),
+			       comment, &path);
+		misc = mj_member(t, "misc");
+		if (!misc) {
+			misc = json_object_new_object();
+			json_object_object_add(t, "misc", misc);
+		}
+		add_str(misc, "kwmatrix_verdict", mj_string(o, "verdict"));
+		json_object_array_add(tests, t);
+		free(id);
+		free(prefix);
+		free(path);
+		free(comment);
+	}
+}
+
 int kcidb_write(json_object *matrix, const char *path)
 {
 	json_object *root = json_object_new_object(), *version, *checkouts, *builds,
@@ -206,6 +251,8 @@ int kcidb_write(json_object *matrix, const char *path)
 			free(id);
 			free(test_path);
 		}
+		if (!t)
+			add_verdicts(tests, mj_member(matrix, "barriers"), build_id);
 		free(build_id);
 	}
 	json_object_object_add(root, "builds", builds);

@@ -1,20 +1,71 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The Linux-kernel memory model's verdict on each barrier: the litmus test
- * litmus/no-<tag>.litmus states the outcome expected without it in its
- * header ("Result: Sometimes"), and herd7, when installed, checks it
- * against the tree's tools/memory-model.
+ * The Linux-kernel memory model's verdict on each barrier of each version
+ * of the subject.  litmus/path-<version>.litmus models flush_kw_work() and
+ * kw_worker_fn() as they run, with every primitive on the path that
+ * implies ordering.  Its header states the outcome expected without each
+ * barrier ("Without flush-b0: Never") and, for a barrier that something
+ * else covers, without the lines marked "covers <tag>: <primitive>" too
+ * ("Uncovered flush-b0: Sometimes").  herd7, when installed, checks every
+ * one of them against the tree's tools/memory-model.
  */
 #ifndef KWM_LKMM_H
 #define KWM_LKMM_H
 
-/* The expected verdict in @path's header, or NULL. */
-char *litmus_expected(const char *path);
+#include <stdbool.h>
+
+/* The versions of the subject that a reviewer cares about, and their models. */
+extern const char *const kwm_subject_versions[];
+extern const int kwm_nr_subject_versions;
+
+/* One litmus test, as its header says and as herd7 saw it. */
+struct lkmm_outcome {
+	char *expected;		/* "Never", "Sometimes", or NULL: no such line */
+	char *seen;		/* herd7's verdict, or NULL: not checked */
+	char *unchecked;	/* why herd7 did not check it, or NULL */
+};
+
+/* One barrier of one version, in the memory model. */
+struct lkmm_barrier {
+	char *error;			/* the barrier is not in the model, or NULL */
+	struct lkmm_outcome without;	/* the barrier deleted */
+	char *covered_by;		/* the "covers <tag>:" primitive, or NULL */
+	struct lkmm_outcome uncovered;	/* and the covering lines deleted */
+};
+
+/* One version's model: whole, and without each of kwm_barrier_tags. */
+struct lkmm_model {
+	const char *version;
+	char *path;			/* litmus/path-<version>.litmus */
+	char *error;			/* it cannot be read, or NULL */
+	struct lkmm_outcome full;
+	struct lkmm_barrier *barriers;
+};
+
+/* The header's "Result:" verdict in @text, or NULL. */
+char *litmus_expected(const char *text);
+
+/* The verdict that counts: herd7's where it ran, else the header's. */
+const char *lkmm_outcome_verdict(const struct lkmm_outcome *o);
 
 /*
- * One line for the barrier table: "Sometimes (herd7)", or "not run (herd7
- * not installed)" with the expected verdict.
+ * "Never (herd7)", "Sometimes (expected, unchecked: herd7 not installed)"
+ * or "herd7 says Never, the header Sometimes": one line (free it).
  */
-char *lkmm_verdict(const char *repo, const char *tree, const char *tag);
+char *lkmm_outcome_describe(const struct lkmm_outcome *o);
+
+/*
+ * @text without the lines whose "covers" comment names @tag, or NULL if
+ * there are none; @what gets the primitive the comment names.
+ */
+char *litmus_uncover(const char *text, const char *tag, char **what);
+
+/*
+ * The memory model's verdicts on @version and each of its barriers,
+ * herd7's results kept in @cache/lkmm by the test's text.
+ */
+void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
+		      const char *version, struct lkmm_model *out);
+void lkmm_model_free(struct lkmm_model *m);
 
 #endif

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "matrix_json.h"
 #include "util.h"
+#include "verdict.h"
 
 /* A string member, "" if missing: shards are compared with strcmp(). */
 static const char *text_of(json_object *o, const char *key)
@@ -19,6 +20,47 @@ static const char *text_of(json_object *o, const char *key)
 	const char *s = mj_string(o, key);
 
 	return s ? s : "";
+}
+
+/*
+ * Fold a shard's barrier verdicts into @merged's: per barrier and version
+ * the stronger one, with its evidence (verdict_merge()).
+ */
+static void merge_verdicts(json_object *merged, json_object *shard)
+{
+	for (size_t i = 0; i < mj_length(shard); i++) {
+		json_object *s = json_object_array_get_idx(shard, i);
+
+		for (size_t j = 0; j < mj_length(merged); j++) {
+			json_object *m = json_object_array_get_idx(merged, j);
+			int a = verdict_kind_from_name(mj_string(m, "verdict"));
+			int b = verdict_kind_from_name(mj_string(s, "verdict"));
+			enum verdict_kind to;
+
+			if (strcmp(text_of(m, "barrier"), text_of(s, "barrier")) ||
+			    strcmp(text_of(m, "version"), text_of(s, "version")) ||
+			    a < 0 || b < 0)
+				continue;
+			to = verdict_merge(a, b);
+			if (to == (enum verdict_kind)a)
+				continue;
+			if (to != (enum verdict_kind)b) {
+				char *why = xasprintf("the shards disagree: %s in one (%s), %s in another (%s)",
+						      verdict_kind_name(a), text_of(m, "evidence"),
+						      verdict_kind_name(b), text_of(s, "evidence"));
+
+				json_object_object_add(m, "evidence", json_object_new_string(why));
+				free(why);
+			} else {
+				json_object_object_add(m, "evidence",
+						       json_object_new_string(text_of(s, "evidence")));
+				json_object_object_add(m, "model",
+						       json_object_new_string(text_of(s, "model")));
+			}
+			json_object_object_add(m, "verdict",
+					       json_object_new_string(verdict_kind_name(to)));
+		}
+	}
 }
 
 /*
@@ -132,6 +174,8 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 		} else {
 			/* Suites asked for by any shard. */
 			json_object *more = mj_member(m, "suites");
+
+			merge_verdicts(mj_member(merged, "barriers"), mj_member(m, "barriers"));
 
 			suites = mj_member(merged, "suites");
 			for (size_t s = 0; more && s < json_object_array_length(more); s++) {

@@ -14,6 +14,7 @@
 #include "boot.h"
 #include "build.h"
 #include "parse.h"
+#include "verdict.h"
 
 /* A build-time check's output, as left in its log, parsed. */
 struct static_result {
@@ -51,6 +52,7 @@ struct run {
 	char *id;
 	char *dir;			/* results/<id> */
 	const char *repo;		/* for litmus/ */
+	const char *cache;		/* herd7's verdicts are kept there */
 	const char *tree;		/* the patched kernel tree */
 	const struct strlist *series_files;	/* what the series touches */
 	const char *const *suites;
@@ -60,7 +62,9 @@ struct run {
 	bool complete;			/* false if interrupted */
 	char *started_utc;
 	double seconds;
-	char **lkmm;			/* per barrier tag: the memory model's verdict */
+	struct lkmm_model *models;	/* per kwm_subject_versions[] */
+	struct barrier_verdict *verdicts;	/* per version, then barrier */
+	int nr_verdicts;
 };
 
 /*
@@ -69,7 +73,10 @@ struct run {
  * once per run).
  */
 void report_collect(struct run *run);
-/* Fill the cells of every column from what was collected.  No I/O. */
+/*
+ * Fill the cells of every column from what was collected, then each
+ * barrier's verdict per version from its mutants' cells.  No I/O.
+ */
 void report_judge(struct run *run);
 /* What report_collect() and report_judge() allocated in @run. */
 void report_free(struct run *run);

@@ -172,13 +172,17 @@ int report_write_json(const struct run *run)
 	for (int i = 0; i < run->nr_suites; i++)
 		json_object_array_add(suites, jstr(run->suites[i]));
 	json_object_object_add(root, "suites", suites);
-	/* Each barrier's verdict from the memory model, for the reports. */
+	/* Each barrier's verdict per version of the subject, for the reports. */
 	suites = json_object_new_array();
-	for (int b = 0; b < kwm_nr_barrier_tags && run->lkmm && run->lkmm[b]; b++) {
+	for (int i = 0; i < run->nr_verdicts; i++) {
+		const struct barrier_verdict *v = &run->verdicts[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "barrier", jstr(kwm_barrier_tags[b]));
-		json_object_object_add(o, "lkmm", jstr(run->lkmm[b]));
+		json_object_object_add(o, "barrier", jstr(v->barrier));
+		json_object_object_add(o, "version", jstr(v->version));
+		json_object_object_add(o, "verdict", jstr(verdict_kind_name(v->kind)));
+		json_object_object_add(o, "model", jstr(v->model));
+		json_object_object_add(o, "evidence", jstr(v->evidence));
 		json_object_array_add(suites, o);
 	}
 	json_object_object_add(root, "barriers", suites);

@@ -97,23 +97,38 @@ const struct suite kwm_suites[] = {
 		.kernels = "plain",
 		.by_default = true,
 	},
-#define MUTANT(tag, shape_name)						\
+/*
+ * A barrier mutant of one version: @prefix "" for the series, "seed-"
+ * for the seed, whose completion check fails anyway (torture-seed), so
+ * that only its other checks kill.
+ */
+#define MUTANT(prefix, version, finding, tag, shape_name)		\
 	{								\
-		.name = "mutant-" tag,					\
+		.name = "mutant-" prefix tag,				\
 		.kind = SUITE_MUTANT,					\
-		.modules = "torture+no-" tag "/kw_worker+kw_worker_torture", \
+		.modules = "torture+" prefix "no-" tag "/kw_worker+kw_worker_torture", \
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
 		.mutant_of = tag,					\
+		.subject = version,					\
+		.known_finding = finding,				\
 		.shape = shape_name,					\
 		.kernels = "plain,kcsan",				\
 		.by_default = true,					\
 	}
+#define SERIES_MUTANT(tag, shape)	MUTANT("", "series", NULL, tag, shape)
+#define SEED_MUTANT(tag, shape)		MUTANT("seed-", "seed", "completion", tag, shape)
 	/* Each barrier, and the litmus shape that shows it missing. */
-	MUTANT("worker-b0", "MP+rmb"),
-	MUTANT("worker-b1", "SB+mb-plain+wait"),
-	MUTANT("flush-b0", "SB+mb-atomic"),
-	MUTANT("flush-b1", "MP+wmb"),
+	SERIES_MUTANT("worker-b0", "MP+rmb"),
+	SERIES_MUTANT("worker-b1", "SB+mb-plain+wait"),
+	SERIES_MUTANT("flush-b0", "SB+mb-atomic"),
+	SERIES_MUTANT("flush-b1", "MP+wmb"),
+	SEED_MUTANT("worker-b0", "MP+rmb"),
+	SEED_MUTANT("worker-b1", "SB+mb-plain+wait"),
+	SEED_MUTANT("flush-b0", "SB+mb-atomic"),
+	SEED_MUTANT("flush-b1", "MP+wmb"),
+#undef SEED_MUTANT
+#undef SERIES_MUTANT
 #undef MUTANT
 #define DETECTOR(variant, check, kernel, extra)				\
 	{								\

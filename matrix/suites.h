@@ -31,6 +31,8 @@ struct suite {
 	int seconds;			/* fixed part of its time bound */
 	const char *duration_module;	/* gets MODULE.duration=--duration */
 	const char *mutant_of;		/* a mutant: the barrier tag it lacks */
+	const char *subject;		/* a mutant: the version it is cut from */
+	const char *known_finding;	/* a check that fails there anyway: no kill */
 	const char *shape;		/* a mutant: the calibration shape it needs */
 	const char *must_fire;		/* the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */

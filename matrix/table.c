@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The run on the terminal: suites down, columns across, then one row per
- * barrier, the reasons, and the calibration figures.  Only formats.
+ * barrier and version, the reasons, and the calibration figures.  Only
+ * formats.
  */
 #define _GNU_SOURCE
 #include "report.h"
@@ -130,49 +131,31 @@ static bool print_cells(const struct run *run, FILE *out)
 	return all_pass;
 }
 
-static bool run_has_suite(const struct run *run, const char *name)
+/*
+ * Each barrier of each version: its verdict, the model without it, and
+ * the evidence.  False if a verdict is a CONTRADICTION: that is red.
+ */
+static bool print_verdicts(const struct run *run, FILE *out)
 {
-	for (int i = 0; i < run->nr_suites; i++)
-		if (!strcmp(run->suites[i], name))
-			return true;
-	return false;
-}
+	bool ok = true;
 
-/* Each barrier: the memory model's verdict without it, and what each kernel saw. */
-static void print_barriers(const struct run *run, FILE *out)
-{
-	bool any = false;
+	if (run->nr_verdicts)
+		fprintf(out, "\n%-10s %-7s %-14s %s\n", "barrier", "version",
+			"verdict", "memory model without it; evidence");
+	for (int i = 0; i < run->nr_verdicts; i++) {
+		const struct barrier_verdict *v = &run->verdicts[i];
+		const char *sgr = v->kind == VERDICT_CONTRADICTION ? "1;31" :
+				  v->kind == VERDICT_NOT_DECIDED ? "33" : "32";
 
-	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
-		char *suite = xasprintf("mutant-%s", kwm_barrier_tags[b]);
-		const char *lkmm;
-
-		bool anywhere = false;
-
-		for (int t = 0; t < run->nr_targets; t++)
-			anywhere |= find_cell(&run->targets[t], suite) != NULL;
-		if (!run_has_suite(run, suite) || !anywhere) {
-			free(suite);
-			continue;
-		}
-		if (!any) {
-			fprintf(out, "\n%-24s %-52s", "without barrier", "LKMM (litmus/)");
-			for (int t = 0; t < run->nr_targets; t++)
-				fprintf(out, " %-16s", run->targets[t].build.name);
-			fputc('\n', out);
-			any = true;
-		}
-		lkmm = run->lkmm && run->lkmm[b] ? run->lkmm[b] : "not computed";
-		fprintf(out, "%-24s %-52s", kwm_barrier_tags[b], lkmm);
-		for (int t = 0; t < run->nr_targets; t++) {
-			const struct suite_result *s = find_cell(&run->targets[t], suite);
-
-			put_cell(out, s ? cell_status_name(s->status) : "-",
-				 s ? (int)s->status : -1);
-		}
-		fputc('\n', out);
-		free(suite);
+		ok &= v->kind != VERDICT_CONTRADICTION;
+		fprintf(out, "%-10s %-7s ", v->barrier, v->version);
+		if (colour)
+			fprintf(out, "\033[%sm%-14s\033[0m", sgr, verdict_kind_name(v->kind));
+		else
+			fprintf(out, "%-14s", verdict_kind_name(v->kind));
+		fprintf(out, " %s; %s\n", v->model, v->evidence);
 	}
+	return ok;
 }
 
 bool report_print_table(const struct run *run, FILE *out)
@@ -182,7 +165,7 @@ bool report_print_table(const struct run *run, FILE *out)
 	colour = ansi_terminal(out);
 	all_pass = print_cells(run, out);
 
-	print_barriers(run, out);
+	all_pass &= print_verdicts(run, out);
 	fputc('\n', out);
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];

@@ -67,8 +67,9 @@ const int kwm_nr_detector_mutants = sizeof(kwm_detector_mutants) /
 void variant_names(struct strlist *names)
 {
 	strlist_add(names, "seed");
-	for (int i = 0; i < kwm_nr_barrier_tags; i++) {
-		char *name = xasprintf("no-%s", kwm_barrier_tags[i]);
+	for (int i = 0; i < 2 * kwm_nr_barrier_tags; i++) {
+		char *name = xasprintf("%sno-%s", i < kwm_nr_barrier_tags ? "" : "seed-",
+				       kwm_barrier_tags[i % kwm_nr_barrier_tags]);
 
 		strlist_add(names, name);
 		free(name);
@@ -265,39 +266,68 @@ static int make_modules(struct build *b, const struct strlist *stale)
 	return ret;
 }
 
+/* One variant's source, @source (freed), in @root/@name. */
+static int stage_variant(struct build *b, struct strlist *stale,
+			 const char *root, const char *name, char *source)
+{
+	char *dir = xasprintf("%s/%s", root, name);
+	int ret = stage_module(b, stale, dir, SUBJECT_MODULE, source);
+
+	free(source);
+	free(dir);
+	if (ret)
+		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+				     b->name, root);
+	return ret;
+}
+
+/*
+ * The barrier mutants of one version: @prefix "" for the series' (in
+ * no-<tag>/), "seed-" for the seed's (in seed-no-<tag>/).
+ */
+static int stage_barrier_mutants(struct build *b, struct strlist *stale,
+				 const char *root, const char *source,
+				 const char *prefix)
+{
+	for (int i = 0; i < kwm_nr_barrier_tags; i++) {
+		char *removed = NULL, *name;
+		char *mutant = mutate_remove_barrier(source, kwm_barrier_tags[i], &removed);
+		int ret;
+
+		free(removed);
+		if (!mutant) {
+			b->error = xasprintf("%s: no barrier tagged %s in the %s %s (fix: keep the tag in the barrier's comment)",
+					     b->name, kwm_barrier_tags[i],
+					     *prefix ? "seed's" : "series'", SUBJECT_FILE);
+			return -1;
+		}
+		name = xasprintf("%sno-%s", prefix, kwm_barrier_tags[i]);
+		ret = stage_variant(b, stale, root, name, mutant);
+		free(name);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
 int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed)
 {
-	for (int i = 0; i < kwm_nr_barrier_tags + kwm_nr_detector_mutants; i++) {
-		bool barrier = i < kwm_nr_barrier_tags;
-		const struct detector_mutant *m = barrier ? NULL :
-			&kwm_detector_mutants[i - kwm_nr_barrier_tags];
-		char *removed = NULL, *mutant, *dir;
-		int ret;
+	if (stage_barrier_mutants(b, stale, root, subject, "") ||
+	    stage_barrier_mutants(b, stale, root, seed, "seed-"))
+		return -1;
+	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
+		const struct detector_mutant *m = &kwm_detector_mutants[i];
+		char *mutant = apply_edits(m->of_seed ? seed : subject, m);
 
-		mutant = barrier ? mutate_remove_barrier(subject, kwm_barrier_tags[i],
-							 &removed) :
-				   apply_edits(m->of_seed ? seed : subject, m);
-		free(removed);
 		if (!mutant) {
-			b->error = barrier ?
-				xasprintf("%s: no barrier tagged %s in %s (fix: keep the tag in the barrier's comment)",
-					  b->name, kwm_barrier_tags[i], SUBJECT_FILE) :
-				xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
-					  b->name, m->name,
-					  m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
+			b->error = xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
+					     b->name, m->name,
+					     m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
 			return -1;
 		}
-		dir = barrier ? xasprintf("%s/no-%s", root, kwm_barrier_tags[i]) :
-				xasprintf("%s/%s", root, m->name);
-		ret = stage_module(b, stale, dir, SUBJECT_MODULE, mutant);
-		free(mutant);
-		free(dir);
-		if (ret) {
-			b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
-					     b->name, root);
+		if (stage_variant(b, stale, root, m->name, mutant))
 			return -1;
-		}
 	}
 	return 0;
 }

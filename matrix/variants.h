@@ -51,9 +51,10 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 			    char **removed);
 
 /*
- * Write each barrier mutant and detector mutant of @subject (and of @seed)
- * under @root, adding the stale ones to @stale.  -1 with @b->error set if
- * one cannot be made: a variant missing is a failed build, never a pass.
+ * Write each barrier mutant of @subject and of @seed, and each detector
+ * mutant of @subject (or of @seed where it says so), under @root, adding
+ * the stale ones to @stale.  -1 with @b->error set if one cannot be
+ * made: a variant missing is a failed build, never a pass.
  */
 int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed);

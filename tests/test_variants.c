@@ -139,7 +139,15 @@ static void second_tag_missing_fails_the_build(void **state)
 	root = xasprintf("%s/variants", dir);
 	assert_int_equal(variants_stage_mutants(&b, &stale, root, subject, seed), 0);
 	assert_null(b.error);
-	assert_int_equal(stale.n, kwm_nr_barrier_tags + kwm_nr_detector_mutants);
+	assert_int_equal(stale.n, 2 * kwm_nr_barrier_tags + kwm_nr_detector_mutants);
+	/* The seed's mutants are cut from the seed: no patch 5 in them. */
+	hit = xasprintf("%s/seed-no-worker-b0/%s.c", root, SUBJECT_MODULE);
+	broken = read_file(hit, NULL);
+	assert_non_null(broken);
+	assert_non_null(strstr(broken, "kwmatrix: worker-b0 removed"));
+	assert_null(strstr(broken, "WRITE_ONCE(work->worker"));
+	free(broken);
+	free(hit);
 
 	broken = xstrdup(subject);
 	hit = strstr(broken, kwm_barrier_tags[1]);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The judge of barriers.  A barrier is NECESSARY only when an oracle
+ * killed its mutant, and REDUNDANT only when nothing did and the model of
+ * the path as it runs says Never without it, naming what covers it; when
+ * the two kinds of evidence disagree it is a CONTRADICTION, and anything
+ * short of either is NOT DECIDED, never green by default.
+ */
+#define _GNU_SOURCE
+#include "verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *const verdict_names[VERDICT_NR_KINDS] = {
+	[VERDICT_NECESSARY] = "NECESSARY",
+	[VERDICT_REDUNDANT] = "REDUNDANT",
+	[VERDICT_CONTRADICTION] = "CONTRADICTION",
+	[VERDICT_NOT_DECIDED] = "NOT DECIDED",
+};
+
+const char *verdict_kind_name(enum verdict_kind kind)
+{
+	return verdict_names[kind];
+}
+
+int verdict_kind_from_name(const char *name)
+{
+	for (int k = 0; name && k < VERDICT_NR_KINDS; k++)
+		if (!strcmp(verdict_names[k], name))
+			return k;
+	return -1;
+}
+
+enum verdict_kind verdict_merge(enum verdict_kind a, enum verdict_kind b)
+{
+	/* The stronger evidence first; NOT DECIDED is the weakest. */
+	static const int strength[VERDICT_NR_KINDS] = {
+		[VERDICT_CONTRADICTION] = 3, [VERDICT_NECESSARY] = 2,
+		[VERDICT_REDUNDANT] = 1, [VERDICT_NOT_DECIDED] = 0,
+	};
+
+	if ((a == VERDICT_NECESSARY && b == VERDICT_REDUNDANT) ||
+	    (a == VERDICT_REDUNDANT && b == VERDICT_NECESSARY))
+		return VERDICT_CONTRADICTION;
+	return strength[a] >= strength[b] ? a : b;
+}
+
+static const struct mutant_seen *first_with(const struct mutant_seen *seen,
+					    int n, enum cell_status status)
+{
+	for (int i = 0; i < n; i++)
+		if (seen[i].status == status)
+			return &seen[i];
+	return NULL;
+}
+
+static void decide(struct barrier_verdict *out, enum verdict_kind kind,
+		   char *evidence)
+{
+	out->kind = kind;
+	out->evidence = evidence;
+}
+
+/* "arm64 (mutant-flush-b0): liveness: ... [seconds=3 flushes=...]" */
+static char *cell_evidence(const struct mutant_seen *s)
+{
+	char *out = xasprintf("%s on %s: %s", s->suite, s->column,
+			      s->reason ? s->reason : "no reason given");
+
+	if (s->stats)
+		xappendf(&out, " [%s]", s->stats);
+	return out;
+}
+
+/* Why no oracle showed it: what the mutant's cells were. */
+static char *unkilled_evidence(const struct barrier_verdict *v,
+			       const struct mutant_seen *seen, int n)
+{
+	char *out;
+
+	if (!n)
+		return xasprintf("no mutant of the %s without %s ran in this run",
+				 v->version, v->barrier);
+	out = xasprintf("not killed in %d cell%s:", n, n == 1 ? "" : "s");
+	for (int i = 0; i < n; i++)
+		xappendf(&out, "%s %s %s", i ? "," : "", seen[i].column,
+			 cell_status_name(seen[i].status));
+	return out;
+}
+
+static void decide_never(const struct lkmm_barrier *model,
+			 const struct mutant_seen *seen, int n,
+			 struct barrier_verdict *out)
+{
+	const struct mutant_seen *killed = first_with(seen, n, CELL_KILLED);
+	const char *uncovered = lkmm_outcome_verdict(&model->uncovered);
+	char *why;
+
+	if (killed) {
+		why = cell_evidence(killed);
+		decide(out, VERDICT_CONTRADICTION,
+		       xasprintf("killed although the model says Never: %s; the model misses a reordering, or the oracle is unsound",
+				 why));
+		free(why);
+	} else if (!model->covered_by) {
+		decide(out, VERDICT_NOT_DECIDED,
+		       xstrdup("the model says Never, but no line of it says what covers the barrier (fix: mark it \"covers <tag>: <primitive>\")"));
+	} else if (!uncovered || strcmp(uncovered, "Sometimes")) {
+		why = lkmm_outcome_describe(&model->uncovered);
+		decide(out, VERDICT_NOT_DECIDED,
+		       xasprintf("the model without %s too says %s: it is not what covers the barrier",
+				 model->covered_by, why));
+		free(why);
+	} else {
+		why = lkmm_outcome_describe(&model->uncovered);
+		decide(out, VERDICT_REDUNDANT,
+		       xasprintf("covered by %s (without it too: %s); %s",
+				 model->covered_by, why,
+				 n ? "no oracle killed the mutant" :
+				 "no mutant of it ran here"));
+		free(why);
+	}
+}
+
+static void decide_sometimes(const struct mutant_seen *seen, int n,
+			     struct barrier_verdict *out)
+{
+	const struct mutant_seen *killed = first_with(seen, n, CELL_KILLED);
+	const struct mutant_seen *survived = first_with(seen, n, CELL_SURVIVED);
+	char *why;
+
+	if (killed) {
+		decide(out, VERDICT_NECESSARY, cell_evidence(killed));
+	} else if (survived) {
+		why = cell_evidence(survived);
+		decide(out, VERDICT_CONTRADICTION,
+		       xasprintf("the model says Sometimes, and its mutant SURVIVED where its shape was seen: %s", why));
+		free(why);
+	} else {
+		why = unkilled_evidence(out, seen, n);
+		decide(out, VERDICT_NOT_DECIDED,
+		       xasprintf("the model needs it, and no oracle here showed it: %s", why));
+		free(why);
+	}
+}
+
+void verdict_decide(const struct lkmm_barrier *model,
+		    const struct mutant_seen *seen, int nr_seen,
+		    struct barrier_verdict *out)
+{
+	const char *without = lkmm_outcome_verdict(&model->without);
+
+	out->model = model->error ? xstrdup(model->error) :
+		     lkmm_outcome_describe(&model->without);
+	if (model->error)
+		decide(out, VERDICT_NOT_DECIDED, xstrdup(model->error));
+	else if (model->without.seen && model->without.expected &&
+		 strcmp(model->without.seen, model->without.expected))
+		decide(out, VERDICT_CONTRADICTION,
+		       xasprintf("herd7 says %s and the model's header %s (fix: the header, or the model)",
+				 model->without.seen, model->without.expected));
+	else if (without && !strcmp(without, "Never"))
+		decide_never(model, seen, nr_seen, out);
+	else if (without && !strcmp(without, "Sometimes"))
+		decide_sometimes(seen, nr_seen, out);
+	else
+		decide(out, VERDICT_NOT_DECIDED,
+		       xasprintf("the model has no \"Without %s:\" verdict", out->barrier));
+}
+
+void barrier_verdict_free(struct barrier_verdict *v)
+{
+	free(v->model);
+	free(v->evidence);
+}

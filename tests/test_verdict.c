@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+/*
+ * Barrier verdicts: NECESSARY only from a kill, REDUNDANT only from a
+ * model that says Never and names what covers it, a CONTRADICTION where
+ * the evidence disagrees, and NOT DECIDED for anything short of these.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmpdir.h"
+#include "util.h"
+#include "variants.h"
+#include "verdict.h"
+
+/* A model whose header says @without, herd7 @seen (NULL: not run). */
+static struct lkmm_barrier model(const char *without, const char *seen,
+				 const char *covered_by, const char *uncovered)
+{
+	return (struct lkmm_barrier){
+		.without = { .expected = (char *)without, .seen = (char *)seen },
+		.covered_by = (char *)covered_by,
+		.uncovered = { .expected = (char *)uncovered },
+	};
+}
+
+static struct barrier_verdict decide(const struct lkmm_barrier *m,
+				     const struct mutant_seen *seen, int n)
+{
+	struct barrier_verdict v = { .version = "series", .barrier = "flush-b1" };
+
+	verdict_decide(m, seen, n, &v);
+	return v;
+}
+
+static const struct mutant_seen unobservable[] = {
+	{ "arm64", "mutant-flush-b1", CELL_UNOBSERVABLE, "MP+wmb: 0 per million", NULL },
+	{ "riscv64", "mutant-flush-b1", CELL_UNOBSERVABLE, "MP+wmb: 0 per million", NULL },
+};
+
+static void a_kill_makes_a_needed_barrier_necessary(void **state)
+{
+	struct lkmm_barrier m = model("Sometimes", "Sometimes", NULL, NULL);
+	struct mutant_seen seen[] = {
+		unobservable[0],
+		{ "ppc64le", "mutant-flush-b1", CELL_KILLED,
+		  "visibility: work 2 data[0] stale", "seconds=3 flushes=1200" },
+	};
+	struct barrier_verdict v = decide(&m, seen, 2);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_NECESSARY);
+	/* Where, which check, how fast. */
+	assert_non_null(strstr(v.evidence, "ppc64le"));
+	assert_non_null(strstr(v.evidence, "visibility"));
+	assert_non_null(strstr(v.evidence, "seconds=3 flushes=1200"));
+	assert_string_equal(v.model, "Sometimes (herd7)");
+	barrier_verdict_free(&v);
+}
+
+static void unobserved_is_not_decided_never_green(void **state)
+{
+	struct lkmm_barrier m = model("Sometimes", NULL, NULL, NULL);
+	struct barrier_verdict v = decide(&m, unobservable, 2);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "arm64 UNOBSERVABLE"));
+	assert_non_null(strstr(v.model, "expected, unchecked"));
+	barrier_verdict_free(&v);
+
+	v = decide(&m, NULL, 0);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "no mutant of the series"));
+	barrier_verdict_free(&v);
+}
+
+static void survived_where_needed_is_a_contradiction(void **state)
+{
+	struct lkmm_barrier m = model("Sometimes", NULL, NULL, NULL);
+	struct mutant_seen seen[] = {
+		{ "arm64", "mutant-flush-b1", CELL_SURVIVED, "MP+wmb: 80 per million", NULL },
+	};
+	struct barrier_verdict v = decide(&m, seen, 1);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_CONTRADICTION);
+	barrier_verdict_free(&v);
+}
+
+static void covered_and_unkilled_is_redundant(void **state)
+{
+	struct lkmm_barrier m = model("Never", "Never", "patch 5's worker->lock handoff",
+				      "Sometimes");
+	struct barrier_verdict v = decide(&m, unobservable, 2);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_REDUNDANT);
+	assert_non_null(strstr(v.evidence, "covered by patch 5's worker->lock handoff"));
+	barrier_verdict_free(&v);
+}
+
+static void redundant_needs_its_cover_named_and_real(void **state)
+{
+	struct lkmm_barrier bare = model("Never", NULL, NULL, NULL);
+	struct lkmm_barrier still = model("Never", NULL, "a lock", "Never");
+	struct barrier_verdict v = decide(&bare, NULL, 0);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	barrier_verdict_free(&v);
+	/* The cover removed, and still Never: it is not what covers it. */
+	v = decide(&still, NULL, 0);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "not what covers"));
+	barrier_verdict_free(&v);
+}
+
+static void killed_though_never_is_a_contradiction(void **state)
+{
+	struct lkmm_barrier m = model("Never", "Never", "a lock", "Sometimes");
+	struct mutant_seen seen[] = {
+		{ "arm64", "mutant-flush-b1", CELL_KILLED, "visibility: stale", NULL },
+	};
+	struct barrier_verdict v = decide(&m, seen, 1);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_CONTRADICTION);
+	barrier_verdict_free(&v);
+}
+
+static void herd7_against_the_header_is_a_contradiction(void **state)
+{
+	struct lkmm_barrier m = model("Never", "Sometimes", "a lock", "Sometimes");
+	struct barrier_verdict v = decide(&m, NULL, 0);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_CONTRADICTION);
+	assert_non_null(strstr(v.model, "herd7 says Sometimes"));
+	barrier_verdict_free(&v);
+}
+
+static void merged_shards_keep_the_stronger_evidence(void **state)
+{
+	(void)state;
+	assert_int_equal(verdict_merge(VERDICT_NOT_DECIDED, VERDICT_NECESSARY),
+			 VERDICT_NECESSARY);
+	assert_int_equal(verdict_merge(VERDICT_REDUNDANT, VERDICT_NOT_DECIDED),
+			 VERDICT_REDUNDANT);
+	assert_int_equal(verdict_merge(VERDICT_NECESSARY, VERDICT_REDUNDANT),
+			 VERDICT_CONTRADICTION);
+	assert_int_equal(verdict_merge(VERDICT_CONTRADICTION, VERDICT_NECESSARY),
+			 VERDICT_CONTRADICTION);
+	assert_int_equal(verdict_kind_from_name("NOT DECIDED"), VERDICT_NOT_DECIDED);
+	assert_int_equal(verdict_kind_from_name("FINE"), -1);
+}
+
+static void uncover_drops_only_the_lines_naming_the_tag(void **state)
+{
+	const char *text = "a;\nb; /* covers x-b0 y-b1: the lock */\nc; /* covers y-b1: other */\n";
+	char *what, *out = litmus_uncover(text, "x-b0", &what);
+
+	(void)state;
+	assert_string_equal(out, "a;\nc; /* covers y-b1: other */\n");
+	assert_string_equal(what, "the lock");
+	free(out);
+	free(what);
+	out = litmus_uncover(text, "y-b1", &what);
+	assert_string_equal(out, "a;\n");
+	free(out);
+	free(what);
+	assert_null(litmus_uncover(text, "z-b2", &what));
+	assert_null(what);
+}
+
+/*
+ * The repository's own models, with herd7 kept off PATH: every barrier
+ * is in both, and their headers give the expected table: the seed needs
+ * all but flush-b0, which set_current_state() covers; the series needs
+ * only worker-b1.
+ */
+static void the_models_state_the_expected_table(void **state)
+{
+	static const char *const expected[2][4] = {
+		{ "Sometimes", "Sometimes", "Never", "Sometimes" },	/* seed */
+		{ "Never", "Sometimes", "Never", "Never" },		/* series */
+	};
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+
+	(void)state;
+	assert_int_equal(setup(NULL), 0);
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(kwm_nr_subject_versions, 2);
+	for (int v = 0; v < kwm_nr_subject_versions; v++) {
+		struct lkmm_model m;
+
+		lkmm_model_judge(getenv("PWD"), "/nonexistent", dir,
+				 kwm_subject_versions[v], &m);
+		assert_null(m.error);
+		assert_string_equal(m.full.expected, "Never");
+		assert_string_equal(m.full.unchecked, "herd7 not installed");
+		for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+			const struct lkmm_barrier *lb = &m.barriers[b];
+
+			assert_null(lb->error);
+			assert_string_equal(lb->without.expected, expected[v][b]);
+			if (!strcmp(expected[v][b], "Never")) {
+				assert_non_null(lb->covered_by);
+				assert_string_equal(lb->uncovered.expected, "Sometimes");
+			}
+		}
+		lkmm_model_free(&m);
+	}
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	teardown(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_kill_makes_a_needed_barrier_necessary),
+		cmocka_unit_test(unobserved_is_not_decided_never_green),
+		cmocka_unit_test(survived_where_needed_is_a_contradiction),
+		cmocka_unit_test(covered_and_unkilled_is_redundant),
+		cmocka_unit_test(redundant_needs_its_cover_named_and_real),
+		cmocka_unit_test(killed_though_never_is_a_contradiction),
+		cmocka_unit_test(herd7_against_the_header_is_a_contradiction),
+		cmocka_unit_test(merged_shards_keep_the_stronger_evidence),
+		cmocka_unit_test(uncover_drops_only_the_lines_naming_the_tag),
+		cmocka_unit_test(the_models_state_the_expected_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
