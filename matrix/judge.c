@@ -137,12 +137,6 @@ static void judge_detector(const struct run *run, struct target_result *tr,
 }
 
 /*
- * A mutant caught by a check or by the oracle is KILLED.  One that got
- * through is SURVIVED where calibration saw its shape on this target (the
- * torture must do better), and UNOBSERVABLE where it did not, or where
- * the oracle cannot model it: never a pass.
- */
-/*
  * Racing instances one weak outcome needs at @r's rate, against the
  * flushes the torture made: a survivor of a rare shape says how far off
  * the torture was.
@@ -158,13 +152,21 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
 }
 
+/*
+ * A mutant caught by a check or by the oracle is KILLED.  One that got
+ * through is COVERED where the memory model shows another primitive
+ * orders what its barrier did (no test can kill it on any machine),
+ * SURVIVED where calibration saw its shape on this target (the torture
+ * must do better), and UNOBSERVABLE where it did not, or where the oracle
+ * cannot model it: never a pass.
+ */
 static void judge_mutant(const struct run *run, struct target_result *tr,
 			 struct suite_result *s, const struct suite *suite)
 {
+	const struct lkmm_barrier *covered;
 	const struct shape_rate *r;
 	char *why;
 
-	(void)run;
 	if (s->report.origin == ORIGIN_SUBJECT) {
 		set_cell(s, CELL_KILLED, xasprintf("%s", s->report.title));
 		return;
@@ -180,6 +182,16 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		s->status = CELL_PASS;
 	if (s->status != CELL_PASS)
 		return;
+	/* Not a platform's limit: no test anywhere can kill this one. */
+	covered = lkmm_find(run->models, suite->subject, suite->mutant_of);
+	if (lkmm_barrier_covered(covered)) {
+		set_cell(s, CELL_COVERED,
+			 xasprintf("nothing can kill it anywhere: the memory model of the %s without %s says %s, covered by %s",
+				   suite->subject, suite->mutant_of,
+				   lkmm_outcome_verdict(&covered->without),
+				   covered->covered_by));
+		return;
+	}
 	if (tr->oracle) {
 		set_cell(s, CELL_UNOBSERVABLE,
 			 xasprintf("%s reported nothing and no check fired: %s",

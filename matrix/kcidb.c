@@ -24,6 +24,7 @@ const char *kcidb_status(const char *cell_status)
 	case CELL_XFAIL:	/* the seed's known finding, reproduced */
 		return "PASS";
 	case CELL_UNOBSERVABLE:
+	case CELL_COVERED:	/* nothing can kill it: nothing was tested */
 	case CELL_SKIP:
 		return "SKIP";
 	case CELL_TIMEOUT:

@@ -206,6 +206,34 @@ void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 	free(text);
 }
 
+const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
+				     const char *version, const char *tag)
+{
+	for (int v = 0; models && v < kwm_nr_subject_versions; v++) {
+		if (!models[v].barriers || strcmp(models[v].version, version))
+			continue;
+		for (int b = 0; b < kwm_nr_barrier_tags; b++)
+			if (!strcmp(kwm_barrier_tags[b], tag))
+				return &models[v].barriers[b];
+	}
+	return NULL;
+}
+
+static bool says(const struct lkmm_outcome *o, const char *verdict)
+{
+	const char *v = lkmm_outcome_verdict(o);
+
+	/* herd7 against its header: the model is wrong, and says nothing. */
+	return v && !strcmp(v, verdict) &&
+	       !(o->seen && o->expected && strcmp(o->seen, o->expected));
+}
+
+bool lkmm_barrier_covered(const struct lkmm_barrier *b)
+{
+	return b && !b->error && b->covered_by && says(&b->without, "Never") &&
+	       says(&b->uncovered, "Sometimes");
+}
+
 static void outcome_free(struct lkmm_outcome *o)
 {
 	free(o->expected);

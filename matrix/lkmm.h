@@ -68,4 +68,14 @@ void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out);
 void lkmm_model_free(struct lkmm_model *m);
 
+/* Barrier @tag of @version among kwm_subject_versions' @models, or NULL. */
+const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
+				     const char *version, const char *tag);
+
+/*
+ * Whether the model shows @b covered: Never without it, and Sometimes
+ * without the primitive its "covers" lines name as well.
+ */
+bool lkmm_barrier_covered(const struct lkmm_barrier *b);
+
 #endif

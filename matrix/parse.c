@@ -20,6 +20,7 @@ static const char *const status_names[] = {
 	[CELL_KILLED] = "KILLED",
 	[CELL_UNOBSERVABLE] = "UNOBSERVABLE",
 	[CELL_XFAIL] = "XFAIL",
+	[CELL_COVERED] = "COVERED",
 	[CELL_SURVIVED] = "SURVIVED",
 	[CELL_XPASS] = "XPASS",
 	[CELL_UNDECIDED] = "UNDECIDED",
@@ -28,7 +29,8 @@ static const char *const status_names[] = {
 bool cell_status_ok(enum cell_status status)
 {
 	return status == CELL_PASS || status == CELL_KILLED ||
-	       status == CELL_UNOBSERVABLE || status == CELL_XFAIL;
+	       status == CELL_UNOBSERVABLE || status == CELL_XFAIL ||
+	       status == CELL_COVERED;
 }
 
 const char *cell_status_name(enum cell_status status)

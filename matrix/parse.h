@@ -20,6 +20,7 @@ enum cell_status {
 	CELL_KILLED,		/* a mutant caught: which check, when */
 	CELL_UNOBSERVABLE,	/* a mutant that this platform cannot show */
 	CELL_XFAIL,		/* a known finding, reproduced */
+	CELL_COVERED,		/* a mutant the model shows no test can kill */
 	CELL_SKIP,
 	CELL_WARN,
 	CELL_FAIL,

@@ -100,9 +100,10 @@ const struct suite kwm_suites[] = {
 /*
  * A barrier mutant of one version: @prefix "" for the series, "seed-"
  * for the seed, whose completion check fails anyway (torture-seed), so
- * that only its other checks kill.
+ * that only its other checks kill.  The seed's run where torture-seed
+ * does: on the plain kernels.
  */
-#define MUTANT(prefix, version, finding, tag, shape_name)		\
+#define MUTANT(prefix, version, finding, on, tag, shape_name)		\
 	{								\
 		.name = "mutant-" prefix tag,				\
 		.kind = SUITE_MUTANT,					\
@@ -113,11 +114,13 @@ const struct suite kwm_suites[] = {
 		.subject = version,					\
 		.known_finding = finding,				\
 		.shape = shape_name,					\
-		.kernels = "plain,kcsan",				\
+		.kernels = on,						\
 		.by_default = true,					\
 	}
-#define SERIES_MUTANT(tag, shape)	MUTANT("", "series", NULL, tag, shape)
-#define SEED_MUTANT(tag, shape)		MUTANT("seed-", "seed", "completion", tag, shape)
+#define SERIES_MUTANT(tag, shape)					\
+	MUTANT("", "series", NULL, "plain,kcsan", tag, shape)
+#define SEED_MUTANT(tag, shape)						\
+	MUTANT("seed-", "seed", "completion", "plain", tag, shape)
 	/* Each barrier, and the litmus shape that shows it missing. */
 	SERIES_MUTANT("worker-b0", "MP+rmb"),
 	SERIES_MUTANT("worker-b1", "SB+mb-plain+wait"),

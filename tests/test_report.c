@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "calibration.h"
+#include "lkmm.h"
 #include "oracles.h"
 #include "suites.h"
 #include "report.h"
@@ -277,6 +278,71 @@ static void unseen_or_unmeasured_shapes(void **state)
 	assert_int_equal(c[2].status, CELL_UNDECIDED);
 	assert_non_null(strstr(c[2].reason, "no calibration figure for SB+mb-plain+wait"));
 	assert_false(cell_status_ok(c[2].status));
+	shape_rates_free(tr.rates, tr.nr_rates);
+	free_run(&run, &tr);
+}
+
+/*
+ * The repository's path models beside the cells, herd7 kept off PATH: a
+ * mutant of a barrier the model shows covered is COVERED, not a platform's
+ * limit; the seed's known finding kills none of its mutants; and the
+ * verdicts follow.
+ */
+static void covered_mutants_and_verdicts(void **state)
+{
+	static const char *const v[] = {
+		"calibrate", "mutant-flush-b1", "mutant-seed-flush-b1", "mutant-seed-worker-b0",
+	};
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate\n"
+		"    # kwc: shape=MP+wmb forbidden=0 runs=1000 weak=0 per_million=0\n"
+		"    # kwc: shape=MP+rmb forbidden=0 runs=1000 weak=0 per_million=0\n"
+		"    ok 1 MP+wmb\n    ok 2 MP+rmb\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
+		"# kwm-suite: mutant-flush-b1\n    ok 1 visibility\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-flush-b1\n"
+		"# kwm-suite: mutant-seed-flush-b1\n    ok 1 visibility\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-seed-flush-b1\n"
+		"# kwm-suite: mutant-seed-worker-b0\n    not ok 1 completion # 3 violations\n"
+		"    ok 2 visibility\nnot ok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-seed-worker-b0\n# kwm-done\n";
+	char *path = xstrdup(getenv("PATH"));
+	struct guest_outcome outcome = { 0 };
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	fill_run(&run, &tr);
+	use_suites(&run, &tr, v, 4);
+	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
+		      &tr.console);
+	tr.nr_rates = parse_calibration(log, &tr.rates);
+	setenv("PATH", "/nonexistent", 1);
+	run.models = xcalloc(kwm_nr_subject_versions, sizeof(*run.models));
+	for (int i = 0; i < kwm_nr_subject_versions; i++)
+		lkmm_model_judge(getenv("PWD"), "/nonexistent", dir,
+				 kwm_subject_versions[i], &run.models[i]);
+	setenv("PATH", path, 1);
+	free(path);
+	report_judge(&run);
+
+	c = tr.console.suites;
+	assert_int_equal(c[1].status, CELL_COVERED);
+	assert_non_null(strstr(c[1].reason, "covered by patch 5's worker->lock handoff"));
+	assert_true(cell_status_ok(c[1].status));
+	assert_int_equal(c[2].status, CELL_UNOBSERVABLE);
+	/* Only the seed's own finding fired: no kill. */
+	assert_int_equal(c[3].status, CELL_UNOBSERVABLE);
+	for (int i = 0; i < run.nr_verdicts; i++) {
+		const struct barrier_verdict *bv = &run.verdicts[i];
+
+		if (!strcmp(bv->barrier, "flush-b1"))
+			assert_int_equal(bv->kind, !strcmp(bv->version, "series") ?
+					 VERDICT_REDUNDANT : VERDICT_NOT_DECIDED);
+		if (!strcmp(bv->barrier, "worker-b0") && !strcmp(bv->version, "seed"))
+			assert_non_null(strstr(bv->evidence, "not killed in 1 cell: riscv64 UNOBSERVABLE"));
+	}
+	assert_int_equal(run.nr_verdicts, 2 * kwm_nr_barrier_tags);
 	shape_rates_free(tr.rates, tr.nr_rates);
 	free_run(&run, &tr);
 }
@@ -544,6 +610,7 @@ int main(void)
 		cmocka_unit_test(mutants_are_classified_by_calibration),
 		cmocka_unit_test(unseen_or_unmeasured_shapes),
 		cmocka_unit_test(known_finding_only_by_its_check),
+		cmocka_unit_test(covered_mutants_and_verdicts),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
