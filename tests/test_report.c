@@ -283,7 +283,61 @@ static void unseen_or_unmeasured_shapes(void **state)
 }
 
 /*
- * The repository's path models beside the cells, herd7 kept off PATH: a
+ * The litmus/ models judged by a stand-in for herd7 that answers as herd7
+ * 7.57 did (README): Never where the removed barrier's accesses are
+ * still covered, Sometimes where nothing is left to order them.
+ */
+static const char stub_herd7[] =
+	"#!/bin/sh\n"
+	"[ \"$1\" = -version ] && { echo 'herd7 stub'; exit 0; }\n"
+	"for tag in worker-b0 worker-b1 flush-b0 flush-b1; do\n"
+	"	grep -q \"kwmatrix: $tag removed\" \"$3\" || continue\n"
+	"	grep -q \"covers [^:]*$tag\" \"$3\" || { echo 'Observation t Sometimes'; exit 0; }\n"
+	"done\n"
+	"echo 'Observation t Never'\n";
+
+/* The models judged with @path as PATH, which is put back after. */
+static struct lkmm_model *judge_models(const char *path, const char *tree)
+{
+	struct lkmm_model *models = xcalloc(kwm_nr_subject_versions, sizeof(*models));
+	char *saved = xstrdup(getenv("PATH"));
+
+	setenv("PATH", path, 1);
+	for (int i = 0; i < kwm_nr_subject_versions; i++)
+		lkmm_model_judge(getenv("PWD"), tree, dir, kwm_subject_versions[i],
+				 &models[i]);
+	setenv("PATH", saved, 1);
+	free(saved);
+	return models;
+}
+
+static struct lkmm_model *stub_herd7_models(void)
+{
+	char *path, *bin = xasprintf("%s/bin", dir);
+	char *tree = xasprintf("%s/tree", dir);
+	char *herd7 = xasprintf("%s/herd7", bin);
+	char *mm = xasprintf("%s/tools/memory-model", tree);
+	char *cat = xasprintf("%s/linux-kernel.cat", mm);
+	struct lkmm_model *models;
+
+	assert_int_equal(mkdir_p(bin), 0);
+	assert_int_equal(mkdir_p(mm), 0);
+	assert_int_equal(write_file_atomic(cat, "", 0), 0);
+	assert_int_equal(write_file_atomic(herd7, stub_herd7, strlen(stub_herd7)), 0);
+	assert_int_equal(chmod(herd7, 0755), 0);
+	path = xasprintf("%s:/usr/bin:/bin", bin);
+	models = judge_models(path, tree);
+	free(path);
+	free(bin);
+	free(tree);
+	free(herd7);
+	free(mm);
+	free(cat);
+	return models;
+}
+
+/*
+ * The repository's path models beside the cells, judged by the stub: a
  * mutant of a barrier the model shows covered is COVERED, not a platform's
  * limit; the seed's known finding kills none of its mutants; and the
  * verdicts follow.
@@ -305,7 +359,6 @@ static void covered_mutants_and_verdicts(void **state)
 		"# kwm-suite: mutant-seed-worker-b0\n    not ok 1 completion # 3 violations\n"
 		"    ok 2 visibility\nnot ok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-seed-worker-b0\n# kwm-done\n";
-	char *path = xstrdup(getenv("PATH"));
 	struct guest_outcome outcome = { 0 };
 	struct target_result tr;
 	struct run run;
@@ -317,13 +370,7 @@ static void covered_mutants_and_verdicts(void **state)
 	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
 		      &tr.console);
 	tr.nr_rates = parse_calibration(log, &tr.rates);
-	setenv("PATH", "/nonexistent", 1);
-	run.models = xcalloc(kwm_nr_subject_versions, sizeof(*run.models));
-	for (int i = 0; i < kwm_nr_subject_versions; i++)
-		lkmm_model_judge(getenv("PWD"), "/nonexistent", dir,
-				 kwm_subject_versions[i], &run.models[i]);
-	setenv("PATH", path, 1);
-	free(path);
+	run.models = stub_herd7_models();
 	report_judge(&run);
 
 	c = tr.console.suites;
@@ -345,6 +392,23 @@ static void covered_mutants_and_verdicts(void **state)
 	assert_int_equal(run.nr_verdicts, 2 * kwm_nr_barrier_tags);
 	shape_rates_free(tr.rates, tr.nr_rates);
 	free_run(&run, &tr);
+}
+
+/* Without herd7 a header is a claim: nothing is COVERED on its word. */
+static void nothing_covered_on_an_unchecked_header(void **state)
+{
+	struct lkmm_model *models = judge_models("/nonexistent", "/nonexistent");
+	const struct lkmm_barrier *b = lkmm_find(models, "series", "flush-b1");
+
+	(void)state;
+	assert_non_null(b);
+	assert_string_equal(b->without.expected, "Never");
+	assert_null(b->without.seen);
+	assert_string_equal(b->without.unchecked, "herd7 not installed");
+	assert_false(lkmm_barrier_covered(b));
+	for (int i = 0; i < kwm_nr_subject_versions; i++)
+		lkmm_model_free(&models[i]);
+	free(models);
 }
 
 /* torture-seed is XFAIL only when its finding's own check fired. */
@@ -611,6 +675,7 @@ int main(void)
 		cmocka_unit_test(unseen_or_unmeasured_shapes),
 		cmocka_unit_test(known_finding_only_by_its_check),
 		cmocka_unit_test(covered_mutants_and_verdicts),
+		cmocka_unit_test(nothing_covered_on_an_unchecked_header),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),

@@ -18,14 +18,18 @@
 #include "variants.h"
 #include "verdict.h"
 
-/* A model whose header says @without, herd7 @seen (NULL: not run). */
+/*
+ * A model whose header says @without, herd7 @seen (NULL: herd7 not run,
+ * on the uncovered model too, which herd7 otherwise agrees with).
+ */
 static struct lkmm_barrier model(const char *without, const char *seen,
 				 const char *covered_by, const char *uncovered)
 {
 	return (struct lkmm_barrier){
 		.without = { .expected = (char *)without, .seen = (char *)seen },
 		.covered_by = (char *)covered_by,
-		.uncovered = { .expected = (char *)uncovered },
+		.uncovered = { .expected = (char *)uncovered,
+			       .seen = seen ? (char *)uncovered : NULL },
 	};
 }
 
@@ -78,11 +82,32 @@ static void unobserved_is_not_decided_never_green(void **state)
 	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
 	assert_non_null(strstr(v.evidence, "no mutant of the series"));
 	barrier_verdict_free(&v);
+
+	/* A header herd7 did not check is a claim: REDUNDANT waits for it. */
+	m = model("Never", NULL, "a lock", "Sometimes");
+	v = decide(&m, unobservable, 2);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "fix: build herd7"));
+	barrier_verdict_free(&v);
+}
+
+/* A kill decides even where herd7 did not run. */
+static void a_kill_needs_no_herd7(void **state)
+{
+	struct lkmm_barrier m = model("Never", NULL, "a lock", "Sometimes");
+	struct mutant_seen killed = { "arm64", "mutant-flush-b1", CELL_KILLED,
+				      "visibility: stale", NULL };
+	struct barrier_verdict v = decide(&m, &killed, 1);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_NECESSARY);
+	assert_non_null(strstr(v.evidence, "visibility: stale"));
+	barrier_verdict_free(&v);
 }
 
 static void survived_where_needed_is_a_contradiction(void **state)
 {
-	struct lkmm_barrier m = model("Sometimes", NULL, NULL, NULL);
+	struct lkmm_barrier m = model("Sometimes", "Sometimes", NULL, NULL);
 	struct mutant_seen seen[] = {
 		{ "arm64", "mutant-flush-b1", CELL_SURVIVED, "MP+wmb: 80 per million", NULL },
 	};
@@ -107,8 +132,8 @@ static void covered_and_unkilled_is_redundant(void **state)
 
 static void redundant_needs_its_cover_named_and_real(void **state)
 {
-	struct lkmm_barrier bare = model("Never", NULL, NULL, NULL);
-	struct lkmm_barrier still = model("Never", NULL, "a lock", "Never");
+	struct lkmm_barrier bare = model("Never", "Never", NULL, NULL);
+	struct lkmm_barrier still = model("Never", "Never", "a lock", "Never");
 	struct barrier_verdict v = decide(&bare, NULL, 0);
 
 	(void)state;
@@ -230,6 +255,7 @@ int main(void)
 		cmocka_unit_test(survived_where_needed_is_a_contradiction),
 		cmocka_unit_test(covered_and_unkilled_is_redundant),
 		cmocka_unit_test(redundant_needs_its_cover_named_and_real),
+		cmocka_unit_test(a_kill_needs_no_herd7),
 		cmocka_unit_test(killed_though_never_is_a_contradiction),
 		cmocka_unit_test(herd7_against_the_header_is_a_contradiction),
 		cmocka_unit_test(merged_shards_keep_the_stronger_evidence),
