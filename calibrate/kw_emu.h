@@ -8,18 +8,19 @@
  * This layer reorders what a weakly ordered CPU may, within what the
  * kernel's memory model allows, for the accesses it sees:
  *
- *  - a WRITE_ONCE() (and atomic_set(), smp_store_release()) waits in its
+ *  - a WRITE_ONCE() (and atomic_set(), the release stores) waits in its
  *    thread's store buffer and commits later, in any order with the
  *    thread's other buffered stores, unless a barrier orders them;
- *  - a READ_ONCE() (and atomic_read()) returns the thread's own buffered
- *    store if it has one, else the location's current value or an older
- *    one from its history: any value still current after the thread's
+ *  - a READ_ONCE() (and atomic_read(), the acquire loads) returns the
+ *    thread's own buffered store if it has one, else the location's
+ *    current value or an older one from its history: any value still current after the thread's
  *    last read-ordering barrier and not older than what the thread read
  *    or wrote there before (coherence);
  *  - smp_wmb() commits the buffer; smp_rmb() moves the thread's horizon
  *    to now; smp_mb() and every value-returning RMW do both;
  *    smp_load_acquire() moves the horizon after its load, and
- *    smp_store_release() commits the buffer before it buffers its store;
+ *    smp_store_release() commits the buffer before it buffers its store
+ *    (and leaves the horizon: later loads may still be stale);
  *  - a non-value-returning RMW (atomic_inc()) is done at once, while the
  *    thread's buffered stores may still pass it;
  *  - everything the layer does not see counts as a full barrier: a spin
@@ -33,8 +34,11 @@
  *
  * Windows are widened on purpose: a buffered store may wait up to
  * emu_max_age operations of its thread, and a thread about to drain its
- * buffer at a full barrier stalls up to emu_delay_us first, with its
- * stores still unseen, as a slow store buffer would.  emu_broken=wmb,
+ * buffer at a full barrier, or half way through a drain, stalls up to
+ * emu_delay_us once in emu_stall_one_in, with (the rest of) its stores
+ * still unseen, as a slow store buffer would; and it pauses as long
+ * after a full barrier, so that its next loads may miss what others
+ * commit meanwhile.  emu_broken=wmb,
  * rmb or mb makes that barrier a no-op, to show that a test of the layer
  * can fail.
  *
@@ -62,6 +66,9 @@ MODULE_PARM_DESC(emu_max_age, "Most operations a store waits in its buffer");
 static unsigned int emu_delay_us = 2;
 module_param(emu_delay_us, uint, 0444);
 MODULE_PARM_DESC(emu_delay_us, "Most microseconds a full barrier stalls before it drains");
+static unsigned int emu_stall_one_in = 8;
+module_param(emu_stall_one_in, uint, 0444);
+MODULE_PARM_DESC(emu_stall_one_in, "A drain stalls once in this many (0: never)");
 static char *emu_broken = "";
 module_param(emu_broken, charp, 0444);
 MODULE_PARM_DESC(emu_broken, "wmb, rmb or mb: make that barrier a no-op (a test of the tests)");
@@ -168,12 +175,15 @@ static void kwe_write_mem(void *addr, u64 val, int size)
 	}
 }
 
-/* The history of @addr, made if @make; under kwe_lock.  NULL if full. */
+/*
+ * The history of @addr, made if @make; under kwe_lock.  NULL if full, or
+ * before kwe_setup(): then memory alone holds the value.
+ */
 static struct kwe_loc *kwe_find(const void *addr, bool make)
 {
 	unsigned long h = hash_ptr((void *)addr, 32) & (KWE_LOCS - 1);
 
-	for (int probe = 0; probe < KWE_LOCS; probe++) {
+	for (int probe = 0; kwe_locs && probe < KWE_LOCS; probe++) {
 		struct kwe_loc *l = &kwe_locs[(h + probe) & (KWE_LOCS - 1)];
 
 		if (l->addr == addr)
@@ -236,11 +246,30 @@ static void kwe_commit(struct kwe_thread *t, int i)
 	*kwe_seen(t, s.addr) = seq;
 }
 
-/* Every buffered store, in an order of the layer's choosing. */
+/* Now and then, the thread waits up to emu_delay_us. */
+static void kwe_pause(struct kwe_thread *t)
+{
+	if (emu_delay_us && emu_stall_one_in && !kwe_random(t, emu_stall_one_in))
+		udelay(kwe_random(t, emu_delay_us + 1));
+}
+
+/* A slow store buffer: the thread waits with its stores unseen. */
+static void kwe_stall(struct kwe_thread *t)
+{
+	if (t->nr)
+		kwe_pause(t);
+}
+
+/*
+ * Every buffered store, in an order of the layer's choosing, and now and
+ * then slowly: the others see some of them for a while, not all.
+ */
 static void kwe_drain(struct kwe_thread *t)
 {
-	while (t->nr)
+	while (t->nr) {
 		kwe_commit(t, kwe_random(t, t->nr));
+		kwe_stall(t);
+	}
 }
 
 /* One more operation of @t: stores that waited long enough commit. */
@@ -262,12 +291,16 @@ static void kwe_fence_full(void)
 		return;
 	}
 	/* A slow store buffer: the thread stalls with its stores unseen. */
-	if (t->nr && emu_delay_us && !kwe_random(t, 8))
-		udelay(kwe_random(t, emu_delay_us + 1));
+	kwe_stall(t);
 	kwe_drain(t);
 	raw_spin_lock_irqsave(&kwe_lock, flags);
 	t->horizon = kwe_seq;
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	/*
+	 * And a slow thread after it: what others commit meanwhile is newer
+	 * than the horizon, so the loads that follow may miss some of it.
+	 */
+	kwe_pause(t);
 }
 
 static void kwe_fence_wmb(void)
@@ -278,6 +311,21 @@ static void kwe_fence_wmb(void)
 		kwe_drain(t);
 	else
 		smp_wmb();
+}
+
+/*
+ * Before a release store: the buffer commits first.  Later loads are not
+ * held back (a release is one-way), so the horizon stays where it is;
+ * earlier ones were done where they stand.
+ */
+static void kwe_fence_release(void)
+{
+	struct kwe_thread *t = kwe_self();
+
+	if (t && !t->native)
+		kwe_drain(t);
+	else
+		smp_mb();
 }
 
 static void kwe_fence_rmb(void)
@@ -300,7 +348,7 @@ static void kwe_fence_rmb(void)
  * not crawl through the layer's lock.  Its stores are still recorded, so
  * the history stays true to memory.
  */
-static void kwe_native(bool on)
+static void __maybe_unused kwe_native(bool on)
 {
 	struct kwe_thread *t = kwe_self();
 	unsigned long flags;
@@ -320,7 +368,7 @@ static void kwe_native(bool on)
  * slot is free for the next thread.  A thread that never says so keeps
  * its slot, and once all are taken new threads run unemulated.
  */
-static void kwe_thread_exit(void)
+static void __maybe_unused kwe_thread_exit(void)
 {
 	struct kwe_thread *t = kwe_self();
 
@@ -411,19 +459,19 @@ static u64 kwe_load(const void *addr, int size)
  * The barriers the instrumented code names; emu_broken breaks only these,
  * never those inside the layer's locks, RMWs and acquire/release.
  */
-static void kwe_smp_mb(void)
+static void __maybe_unused kwe_smp_mb(void)
 {
 	if (!kwe_no_mb)
 		kwe_fence_full();
 }
 
-static void kwe_smp_wmb(void)
+static void __maybe_unused kwe_smp_wmb(void)
 {
 	if (!kwe_no_wmb)
 		kwe_fence_wmb();
 }
 
-static void kwe_smp_rmb(void)
+static void __maybe_unused kwe_smp_rmb(void)
 {
 	if (!kwe_no_rmb)
 		kwe_fence_rmb();
@@ -482,10 +530,12 @@ static inline int kwe_real_read(const atomic_t *v)
 #undef smp_mb__after_atomic
 #define smp_mb__after_atomic()	kwe_smp_mb()
 #undef smp_store_release
-#define smp_store_release(p, v)	do { kwe_fence_wmb(); kwe_fence_rmb(); WRITE_ONCE(*(p), v); } while (0)
+#define smp_store_release(p, v)	do { kwe_fence_release(); WRITE_ONCE(*(p), v); } while (0)
 #undef smp_load_acquire
 #define smp_load_acquire(p)	({ typeof(*(p)) __v = READ_ONCE(*(p)); kwe_fence_rmb(); __v; })
 #define atomic_read(v)		((int)READ_ONCE((v)->counter))
+#define atomic_read_acquire(v)	((int)smp_load_acquire(&(v)->counter))
+#define atomic_set_release(v, i) smp_store_release(&(v)->counter, (i))
 #define atomic_set(v, i)	WRITE_ONCE((v)->counter, (i))
 #define atomic_inc(v)		((void)kwe_atomic_add_return(1, (v), false))
 #define atomic_dec(v)		((void)kwe_atomic_add_return(-1, (v), false))

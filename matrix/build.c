@@ -244,6 +244,16 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 			 name, name, SUBJECT_MODULE, b->dir, name, SUBJECT_MODULE);
 	}
 	strlist_free(&variants);
+	/* The subject and the torture as one module under emulation. */
+	emulated_names(&variants);
+	for (int i = 0; i < variants.n; i++) {
+		const char *name = variants.v[i];
+
+		xappendf(&list, "dir /lib/kw/%s 0755 0 0\n"
+			 "file /lib/kw/%s/%s.ko %s/kwm/emulated/%s/%s.ko 0644 0 0\n",
+			 name, name, EMULATED_MODULE, b->dir, name, EMULATED_MODULE);
+	}
+	strlist_free(&variants);
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;

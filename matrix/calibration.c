@@ -60,16 +60,16 @@ int calibration_check_suites(const char *repo)
 
 bool calibration_add_if_needed(struct strlist *suites)
 {
-	bool mutant = false;
+	bool added = false;
 
-	if (strlist_has(suites, CALIBRATION_SUITE))
-		return false;
-	for (int i = 0; i < suites->n; i++) {
+	/* Added ones are calibrations, which ask for none: one pass does. */
+	for (int i = 0, n = suites->n; i < n; i++) {
 		const struct suite *s = suite_find(suites->v[i]);
 
-		mutant |= s && s->shape;
+		if (s && s->calibrated_by && !strlist_has(suites, s->calibrated_by)) {
+			strlist_add(suites, s->calibrated_by);
+			added = true;
+		}
 	}
-	if (mutant)
-		strlist_add(suites, CALIBRATION_SUITE);
-	return mutant;
+	return added;
 }

@@ -21,8 +21,9 @@ int calibration_shapes(const char *repo, struct strlist *shapes);
 int calibration_check_suites(const char *repo);
 
 /*
- * A mutant is judged by its target's calibration: add the calibrate suite
- * to @suites when a mutant is among them and it is not.  True if added.
+ * A mutant is judged by the calibration of the machine it runs on (its
+ * suite's calibrated_by): add each such calibration that @suites lacks.
+ * True if one was added.
  */
 bool calibration_add_if_needed(struct strlist *suites);
 

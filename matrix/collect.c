@@ -73,12 +73,20 @@ void report_collect(struct run *run)
 		read_static(&tr->sparse, tr->sparse_log, SPARSE_STATUS, SPARSE_MISSING);
 		read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
 	}
+	if (!run->models)
+		report_judge_models(run);
+}
+
+void report_judge_models(struct run *run)
+{
 	if (!run->repo)
 		return;
 	run->models = xcalloc(kwm_nr_subject_versions, sizeof(*run->models));
 	for (int v = 0; v < kwm_nr_subject_versions; v++)
 		lkmm_model_judge(run->repo, run->tree, run->cache,
 				 kwm_subject_versions[v], &run->models[v]);
+	for (int t = 0; t < run->nr_targets; t++)
+		run->targets[t].models = run->models;
 }
 
 void report_free(struct run *run)

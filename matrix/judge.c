@@ -152,6 +152,52 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
 }
 
+static const struct suite_result *find_cell(const struct target_result *tr,
+					    const char *name)
+{
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		if (!strcmp(tr->console.suites[i].name, name))
+			return &tr->console.suites[i];
+	return NULL;
+}
+
+/*
+ * A survivor on the emulated machine: that machine reorders every
+ * unfenced shape where calibrate-emu passed, so getting through means
+ * the torture did not race hard enough, not that nothing reorders.
+ */
+static void judge_emulated_survivor(const struct run *run,
+				    const struct target_result *tr,
+				    struct suite_result *s, const struct suite *suite)
+{
+	const struct suite_result *machine = find_cell(tr, suite->calibrated_by);
+	const struct lkmm_barrier *model = lkmm_find(run->models, suite->subject,
+						     suite->mutant_of);
+	char *why;
+
+	/*
+	 * No herd7 here, and the header says nothing can kill it: the cell
+	 * says so and on what it rests; the verdict waits for herd7.
+	 */
+	if (lkmm_barrier_claims_cover(model)) {
+		why = lkmm_outcome_describe(&model->without);
+		set_cell(s, CELL_COVERED,
+			 xasprintf("no check caught it on the emulated machine, and the memory model of the %s without %s says %s, covered by %s",
+				   suite->subject, suite->mutant_of, why,
+				   model->covered_by));
+		free(why);
+	} else if (!machine || machine->status != CELL_PASS)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("%s did not pass here (%s), so nothing shows the emulation reorders: its survival proves nothing either way",
+				   suite->calibrated_by,
+				   machine ? cell_status_name(machine->status) : "not run"));
+	else
+		set_cell(s, CELL_SURVIVED,
+			 xasprintf("no check caught it on the emulated machine, which %s shows reorders every unfenced shape, in %s (raise -d, or make the torture race harder)",
+				   suite->calibrated_by,
+				   s->stats ? s->stats : "a run without figures"));
+}
+
 /*
  * A mutant caught by a check or by the oracle is KILLED.  One that got
  * through is COVERED where the memory model shows another primitive
@@ -190,6 +236,10 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 				   suite->subject, suite->mutant_of,
 				   lkmm_outcome_verdict(&covered->without),
 				   covered->covered_by));
+		return;
+	}
+	if (suite->emulated) {
+		judge_emulated_survivor(run, tr, s, suite);
 		return;
 	}
 	if (tr->oracle) {

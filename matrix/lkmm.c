@@ -235,6 +235,18 @@ bool lkmm_barrier_covered(const struct lkmm_barrier *b)
 	       says(&b->uncovered, "Sometimes");
 }
 
+static bool claims(const struct lkmm_outcome *o, const char *verdict)
+{
+	return o->expected && !strcmp(o->expected, verdict) &&
+	       !(o->seen && strcmp(o->seen, o->expected));
+}
+
+bool lkmm_barrier_claims_cover(const struct lkmm_barrier *b)
+{
+	return b && !b->error && b->covered_by && claims(&b->without, "Never") &&
+	       claims(&b->uncovered, "Sometimes");
+}
+
 static void outcome_free(struct lkmm_outcome *o)
 {
 	free(o->expected);

@@ -73,9 +73,15 @@ const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
 				     const char *version, const char *tag);
 
 /*
- * Whether the model shows @b covered: Never without it, and Sometimes
- * without the primitive its "covers" lines name as well.
+ * Whether the model shows @b covered: herd7 says Never without it, and
+ * Sometimes without the primitive its "covers" lines name as well.
  */
 bool lkmm_barrier_covered(const struct lkmm_barrier *b);
+
+/*
+ * Whether the model's header says so, herd7 not run here (or agreeing):
+ * a claim someone once checked, never evidence of its own.
+ */
+bool lkmm_barrier_claims_cover(const struct lkmm_barrier *b);
 
 #endif

@@ -286,6 +286,7 @@ static int stage_sources(struct run_state *st)
 		for (int v = 0; v < o->versions.n; v++)
 			if (run->targets[i].env == &st->versions[v].env)
 				run->targets[i].checkpatch_log = st->versions[v].checkpatch_log;
+	report_judge_models(run);
 	return 0;
 }
 

@@ -187,7 +187,7 @@ static int options_complete(struct options *o)
 		return -1;
 	/* A surviving mutant means something only beside its calibration. */
 	if (calibration_add_if_needed(&o->suites))
-		kwm_info("suites: calibrate added, which the mutants asked for are judged by");
+		kwm_info("suites: the calibrations the mutants asked for are judged by added");
 	return 0;
 }
 

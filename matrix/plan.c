@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kwm_protocol.h"
+#include "lkmm.h"
 #include "oracles.h"
 #include "suites.h"
 #include "targets.h"
@@ -46,7 +47,10 @@ static int torture_seconds(const struct options *o, const struct target_result *
 /*
  * How long suite @s tortures, 0 if it does not.  A detector of the
  * column's oracle hunts: it runs until the oracle reports on the subject
- * (the guest's init ends it then), or the oracle's hunt_seconds.
+ * (the guest's init ends it then), or the oracle's hunt_seconds.  So does
+ * a mutant of a barrier the model does not say is covered: its torture
+ * ends at its first violation.  One that is covered runs -d: nothing can
+ * kill it, and hunting it would only spend time.
  */
 static int suite_seconds(const struct options *o, const struct target_result *tr,
 			 const struct suite *s)
@@ -55,6 +59,9 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 
 	if (!s->duration_module)
 		return 0;
+	if (s->hunt_seconds > seconds &&
+	    !lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of)))
+		return s->hunt_seconds;
 	if (tr->oracle && s->kind == SUITE_DETECTOR && !strcmp(s->must_fire, tr->oracle->name) &&
 	    tr->oracle->hunt_seconds > seconds)
 		return tr->oracle->hunt_seconds;

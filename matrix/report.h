@@ -32,6 +32,7 @@ struct target_result {
 	const struct build_env *env;	/* the kernel version's source and series */
 	const char *checkpatch_log;	/* its version's, if checkpatch was asked for */
 	const struct oracle *oracle;	/* NULL: the plain kernel */
+	const struct lkmm_model *models; /* the run's, for how long a mutant hunts */
 	struct strlist suites;		/* the run's suites that run on it */
 	char *unavailable;		/* why this kernel cannot exist here */
 	struct build build;
@@ -68,9 +69,15 @@ struct run {
 };
 
 /*
+ * The memory model's verdicts on each barrier of each version (herd7,
+ * once per run), for every column: before the guests, which hunt only
+ * the mutants of barriers the model does not show covered.
+ */
+void report_judge_models(struct run *run);
+
+/*
  * Read every column's console, QEMU log and build-time checks' output,
- * parse them into its structs, and the memory model's verdicts (herd7,
- * once per run).
+ * and parse them into its structs; the models too, if not yet judged.
  */
 void report_collect(struct run *run);
 /*

@@ -114,6 +114,7 @@ const struct suite kwm_suites[] = {
 		.subject = version,					\
 		.known_finding = finding,				\
 		.shape = shape_name,					\
+		.calibrated_by = "calibrate",				\
 		.kernels = on,						\
 		.by_default = true,					\
 	}
@@ -133,6 +134,59 @@ const struct suite kwm_suites[] = {
 #undef SEED_MUTANT
 #undef SERIES_MUTANT
 #undef MUTANT
+/*
+ * The window of a lost wake-up under patch 5's lock is the worker's few
+ * operations between its done_seq store and the unlock that commits it:
+ * a store buffer that stalls up to 50 us there, one drain in two, opens
+ * it; a drain that stalls half way opens the flusher's stale reads.
+ */
+#define EMULATED_WINDOWS	"kw_worker_emu.emu_delay_us=50 kw_worker_emu.emu_stall_one_in=2"
+	{
+		/*
+		 * The series and the torture on the weakly ordered machine in
+		 * software (calibrate/kw_emu_subject.h): it must stay clean,
+		 * or the machine is weaker than the memory model.
+		 */
+		.name = "torture-emu",
+		.kind = SUITE_KTAP,
+		.modules = "torture+emu-series/kw_worker_emu",
+		.seconds = 30,
+		.duration_module = "kw_worker_emu",
+		.params = EMULATED_WINDOWS,
+		.kernels = "plain",
+		.by_default = true,
+	},
+/*
+ * A barrier mutant of one version on that machine, which calibrate-emu
+ * shows reorders every unfenced shape: one that gets through SURVIVED.
+ */
+#define EMULATED_MUTANT(prefix, version, finding, hunt_past, tag)	\
+	{								\
+		.name = "mutant-emu-" prefix tag,			\
+		.kind = SUITE_MUTANT,					\
+		.modules = "torture+emu-" prefix "no-" tag "/kw_worker_emu", \
+		.seconds = 30,						\
+		.duration_module = "kw_worker_emu",		\
+		.mutant_of = tag,					\
+		.subject = version,					\
+		.known_finding = finding,				\
+		.calibrated_by = "calibrate-emu",			\
+		.emulated = true,					\
+		.params = EMULATED_WINDOWS,				\
+		.hunt_seconds = 60,					\
+		.own_params = hunt_past,				\
+		.kernels = "plain",					\
+		.by_default = true,					\
+	}
+	EMULATED_MUTANT("", "series", NULL, NULL, "worker-b0"),
+	EMULATED_MUTANT("", "series", NULL, NULL, "worker-b1"),
+	EMULATED_MUTANT("", "series", NULL, NULL, "flush-b0"),
+	EMULATED_MUTANT("", "series", NULL, NULL, "flush-b1"),
+	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "worker-b0"),
+	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "worker-b1"),
+	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "flush-b0"),
+	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "flush-b1"),
+#undef EMULATED_MUTANT
 #define DETECTOR(variant, check, kernel, extra)				\
 	{								\
 		.name = "detector-" variant,				\

@@ -34,6 +34,9 @@ struct suite {
 	const char *subject;		/* a mutant: the version it is cut from */
 	const char *known_finding;	/* a check that fails there anyway: no kill */
 	const char *shape;		/* a mutant: the calibration shape it needs */
+	const char *calibrated_by;	/* a mutant: the suite that shows its machine reorders */
+	bool emulated;			/* runs on calibrate/kw_emu.h's machine */
+	int hunt_seconds;		/* a needed barrier's mutant: tortured up to this, to its kill */
 	const char *must_fire;		/* the check or oracle that must fire */
 	const char *kernels;		/* "plain,kcsan": the kernels it runs on */
 	const char *params;		/* more of the guest's command line */

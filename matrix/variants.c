@@ -78,6 +78,55 @@ void variant_names(struct strlist *names)
 		strlist_add(names, kwm_detector_mutants[i].name);
 }
 
+void emulated_names(struct strlist *names)
+{
+	for (int v = 0; v < 2; v++) {
+		const char *prefix = v ? "seed-" : "";
+
+		strlist_add(names, v ? "emu-seed" : "emu-series");
+		for (int i = 0; i < kwm_nr_barrier_tags; i++) {
+			char *name = xasprintf("emu-%sno-%s", prefix, kwm_barrier_tags[i]);
+
+			strlist_add(names, name);
+			free(name);
+		}
+	}
+}
+
+/*
+ * The torture as calibrate/kw_emu_subject.h runs it: the work's data
+ * stores and the flusher's reads of them marked, so that the layer sees
+ * them (on hardware they stay plain, for KCSAN), and the layer set up
+ * before the run and torn down after it.
+ */
+static const struct text_edit emulated_torture_edits[] = {
+	{ "\t\tp->data[i] = want;\n", "\t\tWRITE_ONCE(p->data[i], want);\n" },
+	{ "\t\t\tif (f->own.data[i] != gen) {\n",
+	  "\t\t\tif (READ_ONCE(f->own.data[i]) != gen) {\n" },
+	{ "\tret = kwt_alloc();\n",
+	  "\tret = kwe_setup();\n\tif (!ret)\n\t\tret = kwt_alloc();\n" },
+	{ "\t\tkwt_free();\n\t\treturn ret;\n",
+	  "\t\tkwt_free();\n\t\tkwe_teardown();\n\t\treturn ret;\n" },
+	{ "\tkwt_free();\n\treturn 0;\n}", "\tkwt_free();\n\tkwe_teardown();\n\treturn 0;\n}" },
+	/*
+	 * A hunt: the first violation decides, the rest of the run would
+	 * not; hunt_past names a check that fails anyway (the seed's).
+	 */
+	{ "static int __init kwt_init(void)\n",
+	  "static char *hunt_past = \"\";\n"
+	  "module_param(hunt_past, charp, 0444);\n"
+	  "MODULE_PARM_DESC(hunt_past, \"A check whose violations do not end the hunt\");\n\n"
+	  "static bool kwt_hunt_over(void)\n{\n\tint i;\n\n"
+	  "\tfor (i = 0; i < KWT_NR_CHECKS; i++)\n"
+	  "\t\tif (atomic_long_read(&kwt_violations[i].count) &&\n"
+	  "\t\t    strcmp(kwt_check_names[i], hunt_past))\n"
+	  "\t\t\treturn true;\n\treturn false;\n}\n\n"
+	  "static int __init kwt_init(void)\n" },
+	{ "\tschedule_timeout_interruptible(duration * HZ);\n",
+	  "\tfor (i = 0; i < duration * 10 && !kwt_hunt_over(); i++)\n"
+	  "\t\tschedule_timeout_interruptible(HZ / 10);\n" },
+};
+
 static char *replace_once(const char *source, const char *find,
 			  const char *replace)
 {
@@ -89,14 +138,13 @@ static char *replace_once(const char *source, const char *find,
 			 hit + strlen(find));
 }
 
-/* @source with every edit of @m made, or NULL if one does not apply. */
-static char *apply_edits(const char *source, const struct detector_mutant *m)
+/* @source with each of @n @edits made, or NULL if one does not apply. */
+static char *apply_edits(const char *source, const struct text_edit *edits, int n)
 {
 	char *out = xstrdup(source);
 
-	for (int i = 0; i < MUTANT_MAX_EDITS && m->edits[i].find && out; i++) {
-		char *next = replace_once(out, m->edits[i].find,
-					  m->edits[i].replace);
+	for (int i = 0; i < n && edits[i].find && out; i++) {
+		char *next = replace_once(out, edits[i].find, edits[i].replace);
 
 		free(out);
 		out = next;
@@ -209,30 +257,115 @@ static int stage_module(const struct build *b, struct strlist *stale,
 	return ret;
 }
 
+/* calibrate/@name copied into @dir; *@changed if it was not there as it is. */
+static int copy_header(const char *repo, const char *dir, const char *name,
+		       bool *changed)
+{
+	char *header = xasprintf("%s/calibrate/%s", repo, name);
+	char *copy = xasprintf("%s/%s", dir, name);
+	int ret = !path_exists(header) || mkdir_p(dir);
+
+	if (!ret && !files_equal(header, copy)) {
+		*changed = true;
+		ret = copy_file_atomic(header, copy);
+	}
+	free(copy);
+	free(header);
+	return ret;
+}
+
 /*
- * @source built under emulation: KWC_EMULATE set, and calibrate/kw_emu.h
- * beside it, which it includes.
+ * @source built under emulation: KWC_EMULATE set, and calibrate/'s
+ * @headers (NULL-terminated, kw_emu.h first) beside it.
  */
 static int stage_emulated(const struct build *b, struct strlist *stale, const char *dir,
-			  const char *name, const char *source, const char *repo)
+			  const char *name, const char *source, const char *repo,
+			  const char *const *headers)
 {
-	char *header = xasprintf("%s/calibrate/%s", repo, EMULATION_HEADER);
-	char *text = read_file(header, NULL), *copy = xasprintf("%s/%s", dir, EMULATION_HEADER);
 	char *emulated = xasprintf("#define KWC_EMULATE 1\n%s", source);
-	int ret = !text || mkdir_p(dir);
-	bool changed = !ret && !files_equal(header, copy);
+	bool changed = false;
+	int ret = 0;
 
-	if (changed)
-		ret = copy_file_atomic(header, copy);
+	for (int i = 0; headers[i] && !ret; i++)
+		ret = copy_header(repo, dir, headers[i], &changed);
 	if (!ret)
 		ret = stage_module(b, stale, dir, name, emulated);
 	/* A header edit rebuilds the module, though its .c is the same. */
 	if (!ret && changed && !strlist_has(stale, dir))
 		strlist_add(stale, dir);
 	free(emulated);
-	free(copy);
+	return ret;
+}
+
+/*
+ * One version of the subject, @subject, and the torture, @torture, under
+ * emulation in @root: as it is (emu-@version), and without each barrier
+ * (emu-@prefix no-<tag>).
+ */
+static int stage_emulated_version(struct build *b, struct strlist *stale,
+				  const struct build_env *env, const char *root,
+				  const char *version, const char *prefix,
+				  const char *subject, const char *torture)
+{
+	static const char *const headers[] = {
+		EMULATION_HEADER, EMULATED_SUBJECT_HEADER, NULL,
+	};
+	int ret = 0;
+
+	for (int i = -1; i < kwm_nr_barrier_tags && !ret; i++) {
+		char *removed = NULL, *mutant, *text, *dir;
+
+		mutant = i < 0 ? xstrdup(subject) :
+			 mutate_remove_barrier(subject, kwm_barrier_tags[i], &removed);
+		free(removed);
+		if (!mutant) {
+			b->error = xasprintf("%s: no barrier tagged %s in the %s's %s (fix: keep the tag in the barrier's comment)",
+					     b->name, kwm_barrier_tags[i], version, SUBJECT_FILE);
+			return -1;
+		}
+		dir = i < 0 ? xasprintf("%s/emu-%s", root, version) :
+		      xasprintf("%s/emu-%sno-%s", root, prefix, kwm_barrier_tags[i]);
+		text = xasprintf("#include \"%s\"\n\n%s\n%s", EMULATED_SUBJECT_HEADER,
+				 mutant, torture);
+		ret = stage_emulated(b, stale, dir, EMULATED_MODULE, text, env->repo,
+				     headers);
+		if (ret)
+			b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+					     b->name, dir);
+		free(text);
+		free(dir);
+		free(mutant);
+	}
+	return ret;
+}
+
+/* The series and the seed, as they are and without each barrier, under emulation. */
+static int stage_emulated_tortures(struct build *b, struct strlist *stale,
+				   const struct build_env *env, const char *subject,
+				   const char *seed)
+{
+	char *path = xasprintf("%s/%s", env->src->tree, TORTURE_FILE);
+	char *root = xasprintf("%s/kwm/emulated", b->dir);
+	char *text = read_file(path, NULL), *torture = NULL;
+	int ret = -1;
+
+	if (!text)
+		b->error = xasprintf("%s: %s is not in the tree (fix: the series must create it)",
+				     b->name, TORTURE_FILE);
+	else if (!(torture = apply_edits(text, emulated_torture_edits,
+					 sizeof(emulated_torture_edits) /
+					 sizeof(emulated_torture_edits[0]))))
+		b->error = xasprintf("%s: the torture under emulation: an edit's text is not in %s exactly once (fix: update variants.c)",
+				     b->name, TORTURE_FILE);
+	else
+		ret = stage_emulated_version(b, stale, env, root, "series", "",
+					     subject, torture) ||
+		      stage_emulated_version(b, stale, env, root, "seed", "seed-",
+					     seed, torture) ? -1 : 0;
+	free(torture);
 	free(text);
-	free(header);
+	free(root);
+	free(path);
 	return ret;
 }
 
@@ -318,7 +451,8 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 		return -1;
 	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
 		const struct detector_mutant *m = &kwm_detector_mutants[i];
-		char *mutant = apply_edits(m->of_seed ? seed : subject, m);
+		char *mutant = apply_edits(m->of_seed ? seed : subject, m->edits,
+					   MUTANT_MAX_EDITS);
 
 		if (!mutant) {
 			b->error = xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
@@ -332,14 +466,41 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 	return 0;
 }
 
+/* calibrate/, natively in kwm/calibrate and under emulation in kwm/calibrate-emu. */
+static int stage_calibration(struct build *b, struct strlist *stale,
+			     const struct build_env *env)
+{
+	static const char *const headers[] = { EMULATION_HEADER, NULL };
+	char *path = xasprintf("%s/calibrate/%s.c", env->repo, CALIBRATION_MODULE);
+	char *native = xasprintf("%s/kwm/calibrate", b->dir);
+	char *emulated = xasprintf("%s/kwm/calibrate-emu", b->dir);
+	char *text = read_file(path, NULL);
+	int ret = -1;
+
+	if (!text)
+		b->error = xasprintf("cannot read %s (fix: restore it from git)", path);
+	else if (stage_module(b, stale, native, CALIBRATION_MODULE, text) ||
+		 stage_emulated(b, stale, emulated, CALIBRATION_MODULE, text,
+				env->repo, headers))
+		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+				     b->name, b->dir);
+	else
+		ret = 0;
+	free(text);
+	free(emulated);
+	free(native);
+	free(path);
+	return ret;
+}
+
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
 	char *root = xasprintf("%s/kwm/variants", b->dir);
 	char *staging = xasprintf("%s/seed-staging", root);
 	char *seed_path = xasprintf("%s/%s", staging, SUBJECT_FILE);
-	char *calibration = xasprintf("%s/calibrate/%s.c", env->repo, CALIBRATION_MODULE);
-	char *subject = read_file(subject_path, NULL), *seed = NULL, *text = NULL;
+	char *seed_dir = xasprintf("%s/seed", root);
+	char *subject = read_file(subject_path, NULL), *seed = NULL;
 	struct strlist stale = { 0 };
 	int ret = -1;
 
@@ -358,48 +519,27 @@ int variants_build(struct build *b, const struct build_env *env)
 				     b->name, b->log);
 		goto out;
 	}
-	text = xasprintf("%s/seed", root);
-	if (stage_module(b, &stale, text, SUBJECT_MODULE, seed))
-		goto write_failed;
-	free(text);
-	text = NULL;
-
-	/* Every error path below sets b->error and leaves ret at -1. */
-	if (variants_stage_mutants(b, &stale, root, subject, seed))
-		goto out;
-
-	text = read_file(calibration, NULL);
-	if (!text) {
-		b->error = xasprintf("cannot read %s (fix: restore it from git)", calibration);
+	if (stage_module(b, &stale, seed_dir, SUBJECT_MODULE, seed)) {
+		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+				     b->name, root);
 		goto out;
 	}
-	free(seed);
-	seed = xasprintf("%s/kwm/calibrate", b->dir);
-	if (stage_module(b, &stale, seed, CALIBRATION_MODULE, text))
-		goto write_failed;
-	free(seed);
-	seed = xasprintf("%s/kwm/calibrate-emu", b->dir);
-	if (stage_emulated(b, &stale, seed, CALIBRATION_MODULE, text, env->repo))
-		goto write_failed;
-	free(text);
-	text = NULL;
 
+	/* Each stage sets b->error when it fails. */
+	if (variants_stage_mutants(b, &stale, root, subject, seed) ||
+	    stage_emulated_tortures(b, &stale, env, subject, seed) ||
+	    stage_calibration(b, &stale, env))
+		goto out;
 	ret = make_modules(b, &stale);
-	goto out;
-
-write_failed:
-	b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
-			     b->name, b->dir);
 out:
 	rm_rf(staging);
 	strlist_free(&stale);
-	free(text);
 	free(subject);
 	free(seed);
 	free(subject_path);
 	free(root);
 	free(staging);
 	free(seed_path);
-	free(calibration);
+	free(seed_dir);
 	return ret;
 }

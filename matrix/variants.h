@@ -64,6 +64,18 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 #define EMULATION_HEADER	"kw_emu.h"
 
 /*
+ * The subject and the torture in one module on that machine
+ * (calibrate/kw_emu_subject.h), in emu-series/, emu-no-<tag>/, emu-seed/
+ * and emu-seed-no-<tag>/ under @b->dir/kwm/emulated/.
+ */
+#define TORTURE_FILE		"lib/kw_worker_torture.c"
+#define EMULATED_MODULE		"kw_worker_emu"
+#define EMULATED_SUBJECT_HEADER	"kw_emu_subject.h"
+
+/* Every emulated torture's folder name. */
+void emulated_names(struct strlist *names);
+
+/*
  * Write every variant under @b->dir/kwm/variants/, and calibrate/ under
  * @b->dir/kwm/calibrate/, and build those that are stale.
  */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lkmm.h"
 #include "oracles.h"
 #include "plan.h"
 #include "suites.h"
@@ -121,12 +122,47 @@ static void command_line_and_bound(void **state)
 	strlist_free(&tr.suites);
 }
 
+/*
+ * On the emulated machine a mutant hunts, up to its hunt_seconds, unless
+ * the model says its barrier is covered: then nothing can kill it.
+ */
+static void only_needed_barriers_are_hunted(void **state)
+{
+	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	struct lkmm_model models[2] = {
+		{ .version = "seed", .barriers = seed },
+		{ .version = "series", .barriers = series },
+	};
+	struct options o = { .duration = 5 };
+	struct target_result tr = { .models = models };
+	char *append;
+
+	(void)state;
+	series[3] = (struct lkmm_barrier){
+		.without = { .expected = "Never" }, .covered_by = "a lock",
+		.uncovered = { .expected = "Sometimes" },
+	};
+	tr.target = target_find("arm64");
+	strlist_add(&tr.suites, "mutant-emu-seed-worker-b1");
+	strlist_add(&tr.suites, "mutant-emu-flush-b1");
+	append = plan_kernel_append(&o, &tr);
+	assert_non_null(strstr(append, "mutant-emu-seed-worker-b1:torture+emu-seed-no-worker-b1/kw_worker_emu:"
+				       "kw_worker_emu.duration=60,kw_worker_emu.hunt_past=completion;"));
+	assert_non_null(strstr(append, ";mutant-emu-flush-b1:torture+emu-no-flush-b1/kw_worker_emu "));
+	assert_non_null(strstr(append, " kw_worker_emu.duration=5 "));
+	assert_int_equal(plan_guest_bound(&o, &tr),
+			 tr.target->boot_seconds + 30 + 60 + 30 + 5);
+	free(append);
+	strlist_free(&tr.suites);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(columns_have_the_suites_of_their_kernel),
 		cmocka_unit_test(nothing_to_run_is_refused),
 		cmocka_unit_test(command_line_and_bound),
+		cmocka_unit_test(only_needed_barriers_are_hunted),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
