@@ -3,7 +3,8 @@
 #   warm rebuild after an edit of the subject (lib/kw_worker.c in 0001),
 #   boot to the first KTAP line, the whole warm 3-target matrix after that
 #   edit, calibration (weak SB outcomes per million), time and operations
-#   to kill each mutant, torture operations per second; and, with
+#   to kill each mutant, torture operations per second natively and
+#   under emulation (torture-emu), and their ratio; and, with
 #   BENCH_COLD=1, the cold kernel build (empty build cache, ccache off).
 #
 #   And the cost of each axis of the nightly on its own (kernel version,
@@ -42,6 +43,11 @@ for path in sys.argv[1:]:
                 print(f"{name:12} {c['suite']:20} {tor['ops_per_sec']:8} ops/s   longest flush {tor['max_flush_us']} us")
             if c["status"] != "PASS":
                 print(f"{name:12} {c['suite']:20} {c['status']:12} {c['reason'] or ''}")
+        # The emulation's cost: the same torture, natively and on kw_emu.
+        ops = {c["suite"]: c["torture"]["ops_per_sec"] for c in t["cells"] if c.get("torture")}
+        if ops.get("torture") and ops.get("torture-emu"):
+            print(f"{name:12} emulation cost   {ops['torture']} ops/s natively, {ops['torture-emu']} under emulation"
+                  f" ({ops['torture'] / ops['torture-emu']:.1f}x slower)")
 PY
 }
 

@@ -37,8 +37,8 @@
  * buffer at a full barrier, or half way through a drain, stalls up to
  * emu_delay_us once in emu_stall_one_in, with (the rest of) its stores
  * still unseen, as a slow store buffer would; and it pauses as long
- * after a full barrier, so that its next loads may miss what others
- * commit meanwhile.  emu_broken=wmb,
+ * after a full barrier once in emu_pause_one_in, so that its next loads
+ * may miss what others commit meanwhile.  emu_broken=wmb,
  * rmb or mb makes that barrier a no-op, to show that a test of the layer
  * can fail.
  *
@@ -69,6 +69,9 @@ MODULE_PARM_DESC(emu_delay_us, "Most microseconds a full barrier stalls before i
 static unsigned int emu_stall_one_in = 8;
 module_param(emu_stall_one_in, uint, 0444);
 MODULE_PARM_DESC(emu_stall_one_in, "A drain stalls once in this many (0: never)");
+static unsigned int emu_pause_one_in;
+module_param(emu_pause_one_in, uint, 0444);
+MODULE_PARM_DESC(emu_pause_one_in, "A full barrier is followed by a pause once in this many (0: never)");
 static char *emu_broken = "";
 module_param(emu_broken, charp, 0444);
 MODULE_PARM_DESC(emu_broken, "wmb, rmb or mb: make that barrier a no-op (a test of the tests)");
@@ -168,10 +171,18 @@ static u64 kwe_read_mem(const void *addr, int size)
 static void kwe_write_mem(void *addr, u64 val, int size)
 {
 	switch (size) {
-	case 1: WRITE_ONCE(*(u8 *)addr, val); break;
-	case 2: WRITE_ONCE(*(u16 *)addr, val); break;
-	case 4: WRITE_ONCE(*(u32 *)addr, val); break;
-	default: WRITE_ONCE(*(u64 *)addr, val); break;
+	case 1:
+		WRITE_ONCE(*(u8 *)addr, val);
+		break;
+	case 2:
+		WRITE_ONCE(*(u16 *)addr, val);
+		break;
+	case 4:
+		WRITE_ONCE(*(u32 *)addr, val);
+		break;
+	default:
+		WRITE_ONCE(*(u64 *)addr, val);
+		break;
 	}
 }
 
@@ -246,10 +257,10 @@ static void kwe_commit(struct kwe_thread *t, int i)
 	*kwe_seen(t, s.addr) = seq;
 }
 
-/* Now and then, the thread waits up to emu_delay_us. */
-static void kwe_pause(struct kwe_thread *t)
+/* Once in @one_in, the thread waits up to emu_delay_us. */
+static void kwe_pause(struct kwe_thread *t, unsigned int one_in)
 {
-	if (emu_delay_us && emu_stall_one_in && !kwe_random(t, emu_stall_one_in))
+	if (emu_delay_us && one_in && !kwe_random(t, one_in))
 		udelay(kwe_random(t, emu_delay_us + 1));
 }
 
@@ -257,7 +268,7 @@ static void kwe_pause(struct kwe_thread *t)
 static void kwe_stall(struct kwe_thread *t)
 {
 	if (t->nr)
-		kwe_pause(t);
+		kwe_pause(t, emu_stall_one_in);
 }
 
 /*
@@ -299,8 +310,9 @@ static void kwe_fence_full(void)
 	/*
 	 * And a slow thread after it: what others commit meanwhile is newer
 	 * than the horizon, so the loads that follow may miss some of it.
+	 * Rarely: a pause here also lets a racing writer finish.
 	 */
-	kwe_pause(t);
+	kwe_pause(t, emu_pause_one_in);
 }
 
 static void kwe_fence_wmb(void)

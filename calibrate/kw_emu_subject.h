@@ -46,6 +46,7 @@
 /* Before the layer: these keep the kernel's own accesses. */
 static inline void kwe_real_set_state(unsigned int state)
 {
+	/* As set_current_state(): ordered against the wait's re-check. */
 	smp_store_mb(current->__state, state);
 }
 

@@ -4,7 +4,8 @@
  * (matrix/) writes the kernel command line and reads the console; the
  * guest's init (initramfs/init.c) reads the one and writes the other.
  *
- * Kernel command line:
+ * Kernel command line, and /kwm-run in the initrd (KWM_RUN_FILE), which
+ * holds the kwm.run= that does not fit in a command line:
  *
  *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...][:PARAMS]
  *   MODULE.PARAM=VALUE            passed to MODULE when it is loaded
@@ -27,6 +28,7 @@
 #ifndef KWM_PROTOCOL_H
 #define KWM_PROTOCOL_H
 
+#define KWM_RUN_FILE		"/kwm-run"
 #define KWM_ARG_RUN		"kwm.run="
 #define KWM_ARG_CATCH		"kwm.catch="
 #define KWM_ARG_SUBJECT		"kwm.subject="

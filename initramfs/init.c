@@ -67,16 +67,30 @@ static void say(const char *fmt, ...)
 	tcdrain(STDOUT_FILENO);
 }
 
+/* @path's text appended to cmdline, after a space. */
+static void append_file(const char *path)
+{
+	size_t used = strlen(cmdline);
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || used + 2 >= sizeof(cmdline)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	cmdline[used++] = ' ';
+	n = read(fd, cmdline + used, sizeof(cmdline) - 1 - used);
+	cmdline[used + (n < 0 ? 0 : n)] = '\0';
+	close(fd);
+}
+
+/* The kernel command line, then the plan too long for it (KWM_RUN_FILE). */
 static void read_cmdline(void)
 {
-	int fd = open("/proc/cmdline", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, cmdline, sizeof(cmdline) - 1);
-
-	if (n < 0)
-		n = 0;
-	cmdline[n] = '\0';
-	if (fd >= 0)
-		close(fd);
+	cmdline[0] = '\0';
+	append_file("/proc/cmdline");
+	append_file(KWM_RUN_FILE);
 }
 
 /* Next space-separated token of *pos, honouring double quotes. */

@@ -291,21 +291,13 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	hash_add_str(h, OUTPUTS_VERSION);
 	hash_add_str(h, env->series->digest);
 	/* The variants are made by the driver's own tables: they count too. */
-	for (int i = 0; i < kwm_nr_barrier_tags; i++)
-		hash_add_str(h, kwm_barrier_tags[i]);
-	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
-		const struct detector_mutant *m = &kwm_detector_mutants[i];
-
-		hash_add_str(h, m->name);
-		hash_add_str(h, m->of_seed ? "seed" : "subject");
-		for (int j = 0; j < MUTANT_MAX_EDITS && m->edits[j].find; j++) {
-			hash_add_str(h, m->edits[j].find);
-			hash_add_str(h, m->edits[j].replace);
-		}
-	}
+	variants_hash_tables(h);
 	hash_add_file(h, calibration);
 	free(calibration);
 	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATION_HEADER);
+	hash_add_file(h, calibration);
+	free(calibration);
+	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATED_SUBJECT_HEADER);
 	hash_add_file(h, calibration);
 	hash_final(h, out);
 	free(calibration);

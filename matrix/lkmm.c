@@ -209,7 +209,7 @@ void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
 				     const char *version, const char *tag)
 {
-	for (int v = 0; models && v < kwm_nr_subject_versions; v++) {
+	for (int v = 0; models && version && tag && v < kwm_nr_subject_versions; v++) {
 		if (!models[v].barriers || strcmp(models[v].version, version))
 			continue;
 		for (int b = 0; b < kwm_nr_barrier_tags; b++)

@@ -25,6 +25,8 @@
 #include "boot.h"
 #include "build.h"
 #include "calibration.h"
+#include "initrd.h"
+#include "kwm_protocol.h"
 #include "checkpatch.h"
 #include "exports.h"
 #include "lava.h"
@@ -384,7 +386,7 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 {
 	const struct options *o = st->o;
 	struct target_result *tr = &st->run.targets[i];
-	char *dir, *console, *qemu, *append;
+	char *dir, *console, *qemu, *append, *run, *initrd;
 	int in_guest = 0;
 
 	for (int j = 0; j < tr->suites.n; j++)
@@ -396,11 +398,27 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	console = xasprintf("%s/console.log", dir);
 	qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
 	append = plan_kernel_append(o, tr);
-	guest_prepare(g, tr->target, tr->build.image, tr->build.initramfs, append,
+	/* The suites, in the initrd: a command line is too short for them. */
+	run = plan_run(o, tr);
+	initrd = xasprintf("%s/initrd.cpio", dir);
+	if (initrd_with_file(tr->build.initramfs, KWM_RUN_FILE + 1, run, initrd)) {
+		kwm_error("%s: cannot write its initrd %s (fix: free some space and rerun)",
+			  tr->build.name, initrd);
+		free(console);
+		free(qemu);
+		free(append);
+		free(run);
+		free(initrd);
+		free(dir);
+		return false;
+	}
+	guest_prepare(g, tr->target, tr->build.image, initrd, append,
 		      console, qemu, plan_guest_bound(o, tr));
 	free(console);
 	free(qemu);
 	free(append);
+	free(run);
+	free(initrd);
 	/* Every booted column gets its LAVA jobs, for a lab to take. */
 	if (lava_prepare(g, dir, tr->build.name, o->lava)) {
 		kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",

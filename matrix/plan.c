@@ -68,9 +68,9 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 	return seconds;
 }
 
-char *plan_kernel_append(const struct options *o, const struct target_result *tr)
+char *plan_run(const struct options *o, const struct target_result *tr)
 {
-	char *run = NULL, *append;
+	char *run = NULL, *out;
 
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
@@ -90,9 +90,15 @@ char *plan_kernel_append(const struct options *o, const struct target_result *tr
 			xappendf(&run, "%s%s", own ? KWM_RUN_PARAMS_SEP : KWM_RUN_FIELDS_SEP,
 				 s->own_params);
 	}
-	append = xasprintf("console=%s panic=-1 " KWM_ARG_RUN "%s", tr->target->console,
-			   run ? run : "");
+	out = xasprintf(KWM_ARG_RUN "%s\n", run ? run : "");
 	free(run);
+	return out;
+}
+
+char *plan_kernel_append(const struct options *o, const struct target_result *tr)
+{
+	char *append = xasprintf("console=%s panic=-1", tr->target->console);
+
 	if (tr->oracle) {
 		/* "KCSAN:" and "[kw_worker]" on one line: a report on the subject. */
 		xappendf(&append, " " KWM_ARG_CATCH "%s: " KWM_ARG_SUBJECT "%s",

@@ -30,8 +30,14 @@ struct version {
 int plan_columns(const struct options *o, const struct version *versions,
 		 struct run *run);
 
-/* The guest's kernel command line for column @tr (free it). */
+/*
+ * The guest's kernel command line for column @tr (free it): everything
+ * but the suites to run, which are too long for it (plan_run()).
+ */
 char *plan_kernel_append(const struct options *o, const struct target_result *tr);
+
+/* "kwm.run=...": the suites column @tr's guest runs, for KWM_RUN_FILE. */
+char *plan_run(const struct options *o, const struct target_result *tr);
 
 /* Seconds column @tr's guest may take: booting plus every suite's bound. */
 int plan_guest_bound(const struct options *o, const struct target_result *tr);

@@ -138,9 +138,14 @@ const struct suite kwm_suites[] = {
  * The window of a lost wake-up under patch 5's lock is the worker's few
  * operations between its done_seq store and the unlock that commits it:
  * a store buffer that stalls up to 50 us there, one drain in two, opens
- * it; a drain that stalls half way opens the flusher's stale reads.
+ * it; a drain that stalls half way opens the flusher's stale reads.  The
+ * seed's flusher reads data after done_seq with no barrier between only
+ * on wait_event()'s first check, just after flush-b0's: a pause after a
+ * full barrier, one in sixteen, lets the worker publish in between.
  */
-#define EMULATED_WINDOWS	"kw_worker_emu.emu_delay_us=50 kw_worker_emu.emu_stall_one_in=2"
+#define EMULATED_WINDOWS						\
+	"kw_worker_emu.emu_delay_us=50 kw_worker_emu.emu_stall_one_in=2 "	\
+	"kw_worker_emu.emu_pause_one_in=16"
 	{
 		/*
 		 * The series and the torture on the weakly ordered machine in
@@ -187,6 +192,24 @@ const struct suite kwm_suites[] = {
 	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "flush-b0"),
 	EMULATED_MUTANT("seed-", "seed", "completion", "kw_worker_emu.hunt_past=completion", "flush-b1"),
 #undef EMULATED_MUTANT
+	{
+		/*
+		 * The test of a COVERED cell: the series without worker-b0 and
+		 * without patch 5's handoff, which the model says covers it,
+		 * must then be killed (its work's data seen stale).
+		 */
+		.name = "detector-emu-uncovered-worker-b0",
+		.kind = SUITE_DETECTOR,
+		.modules = "torture+emu-uncovered-worker-b0/kw_worker_emu",
+		.seconds = 30,
+		.duration_module = "kw_worker_emu",
+		.must_fire = "visibility",
+		.params = EMULATED_WINDOWS,
+		.hunt_seconds = 60,
+		.own_params = "kw_worker_emu.hunt_past=completion",
+		.kernels = "plain",
+		.by_default = true,
+	},
 #define DETECTOR(variant, check, kernel, extra)				\
 	{								\
 		.name = "detector-" variant,				\

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hash.h"
+
 const char *const kwm_barrier_tags[] = {
 	"worker-b0", "worker-b1", "flush-b0", "flush-b1",
 };
@@ -78,8 +80,32 @@ void variant_names(struct strlist *names)
 		strlist_add(names, kwm_detector_mutants[i].name);
 }
 
+/*
+ * The test of a COVERED verdict: the series without a barrier and
+ * without what the model says covers it, on the emulated machine, where
+ * it must then be killed.  Patch 5's handoff: the worker's lock around
+ * its publish, and the flusher's lock before it returns.
+ */
+const struct emulated_detector kwm_emulated_detectors[] = {
+	{ "uncovered-worker-b0", "worker-b0", {
+	  { "\t\tspin_lock_irq(&worker->lock);\n\t\tsmp_wmb();",
+	    "\t\tsmp_wmb();" },
+	  { "\t\t\twake_up_all(&work->done);\n\t\tspin_unlock_irq(&worker->lock);\n",
+	    "\t\t\twake_up_all(&work->done);\n" },
+	  { "\t\tspin_lock_irq(&worker->lock);\n\t\tspin_unlock_irq(&worker->lock);\n",
+	    "\t\t/* kwmatrix: the handoff removed */\n" } } },
+};
+const int kwm_nr_emulated_detectors = sizeof(kwm_emulated_detectors) /
+				      sizeof(kwm_emulated_detectors[0]);
+
 void emulated_names(struct strlist *names)
 {
+	for (int i = 0; i < kwm_nr_emulated_detectors; i++) {
+		char *name = xasprintf("emu-%s", kwm_emulated_detectors[i].name);
+
+		strlist_add(names, name);
+		free(name);
+	}
 	for (int v = 0; v < 2; v++) {
 		const char *prefix = v ? "seed-" : "";
 
@@ -126,6 +152,34 @@ static const struct text_edit emulated_torture_edits[] = {
 	  "\tfor (i = 0; i < duration * 10 && !kwt_hunt_over(); i++)\n"
 	  "\t\tschedule_timeout_interruptible(HZ / 10);\n" },
 };
+
+static void hash_edits(struct kwm_hash *h, const struct text_edit *edits, int n)
+{
+	for (int i = 0; i < n && edits[i].find; i++) {
+		hash_add_str(h, edits[i].find);
+		hash_add_str(h, edits[i].replace);
+	}
+}
+
+void variants_hash_tables(struct kwm_hash *h)
+{
+	for (int i = 0; i < kwm_nr_barrier_tags; i++)
+		hash_add_str(h, kwm_barrier_tags[i]);
+	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
+		const struct detector_mutant *m = &kwm_detector_mutants[i];
+
+		hash_add_str(h, m->name);
+		hash_add_str(h, m->of_seed ? "seed" : "subject");
+		hash_edits(h, m->edits, MUTANT_MAX_EDITS);
+	}
+	hash_edits(h, emulated_torture_edits,
+		   sizeof(emulated_torture_edits) / sizeof(emulated_torture_edits[0]));
+	for (int i = 0; i < kwm_nr_emulated_detectors; i++) {
+		hash_add_str(h, kwm_emulated_detectors[i].name);
+		hash_add_str(h, kwm_emulated_detectors[i].tag);
+		hash_edits(h, kwm_emulated_detectors[i].edits, MUTANT_MAX_EDITS);
+	}
+}
 
 static char *replace_once(const char *source, const char *find,
 			  const char *replace)
@@ -298,6 +352,31 @@ static int stage_emulated(const struct build *b, struct strlist *stale, const ch
 }
 
 /*
+ * @subject, then @torture, as one module on the emulated machine, in
+ * @dir; both freed.
+ */
+static int stage_emulated_torture(struct build *b, struct strlist *stale,
+				  const struct build_env *env, char *dir,
+				  char *subject, const char *torture)
+{
+	static const char *const headers[] = {
+		EMULATION_HEADER, EMULATED_SUBJECT_HEADER, NULL,
+	};
+	char *text = xasprintf("#include \"%s\"\n\n%s\n%s", EMULATED_SUBJECT_HEADER,
+			       subject, torture);
+	int ret = stage_emulated(b, stale, dir, EMULATED_MODULE, text, env->repo,
+				 headers);
+
+	if (ret)
+		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+				     b->name, dir);
+	free(text);
+	free(subject);
+	free(dir);
+	return ret;
+}
+
+/*
  * One version of the subject, @subject, and the torture, @torture, under
  * emulation in @root: as it is (emu-@version), and without each barrier
  * (emu-@prefix no-<tag>).
@@ -307,13 +386,10 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 				  const char *version, const char *prefix,
 				  const char *subject, const char *torture)
 {
-	static const char *const headers[] = {
-		EMULATION_HEADER, EMULATED_SUBJECT_HEADER, NULL,
-	};
 	int ret = 0;
 
 	for (int i = -1; i < kwm_nr_barrier_tags && !ret; i++) {
-		char *removed = NULL, *mutant, *text, *dir;
+		char *removed = NULL, *mutant, *dir;
 
 		mutant = i < 0 ? xstrdup(subject) :
 			 mutate_remove_barrier(subject, kwm_barrier_tags[i], &removed);
@@ -325,16 +401,35 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 		}
 		dir = i < 0 ? xasprintf("%s/emu-%s", root, version) :
 		      xasprintf("%s/emu-%sno-%s", root, prefix, kwm_barrier_tags[i]);
-		text = xasprintf("#include \"%s\"\n\n%s\n%s", EMULATED_SUBJECT_HEADER,
-				 mutant, torture);
-		ret = stage_emulated(b, stale, dir, EMULATED_MODULE, text, env->repo,
-				     headers);
-		if (ret)
-			b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
-					     b->name, dir);
-		free(text);
-		free(dir);
-		free(mutant);
+		ret = stage_emulated_torture(b, stale, env, dir, mutant, torture);
+	}
+	return ret;
+}
+
+/* Each emulated detector: the series, edited, without its barrier. */
+static int stage_emulated_detectors(struct build *b, struct strlist *stale,
+				    const struct build_env *env, const char *root,
+				    const char *subject, const char *torture)
+{
+	int ret = 0;
+
+	for (int i = 0; i < kwm_nr_emulated_detectors && !ret; i++) {
+		const struct emulated_detector *d = &kwm_emulated_detectors[i];
+		char *edited = apply_edits(subject, d->edits, MUTANT_MAX_EDITS);
+		char *removed = NULL, *mutant = NULL;
+
+		if (edited)
+			mutant = mutate_remove_barrier(edited, d->tag, &removed);
+		free(removed);
+		free(edited);
+		if (!mutant) {
+			b->error = xasprintf("%s: emulated detector %s: an edit's text is not in the series' %s exactly once (fix: update variants.c)",
+					     b->name, d->name, SUBJECT_FILE);
+			return -1;
+		}
+		ret = stage_emulated_torture(b, stale, env,
+					     xasprintf("%s/emu-%s", root, d->name),
+					     mutant, torture);
 	}
 	return ret;
 }
@@ -361,7 +456,9 @@ static int stage_emulated_tortures(struct build *b, struct strlist *stale,
 		ret = stage_emulated_version(b, stale, env, root, "series", "",
 					     subject, torture) ||
 		      stage_emulated_version(b, stale, env, root, "seed", "seed-",
-					     seed, torture) ? -1 : 0;
+					     seed, torture) ||
+		      stage_emulated_detectors(b, stale, env, root, subject,
+					       torture) ? -1 : 0;
 	free(torture);
 	free(text);
 	free(root);

@@ -38,6 +38,11 @@ struct detector_mutant {
 extern const struct detector_mutant kwm_detector_mutants[];
 extern const int kwm_nr_detector_mutants;
 
+struct kwm_hash;
+
+/* The tables the variants are made from, for a build's key. */
+void variants_hash_tables(struct kwm_hash *h);
+
 /* Every variant's folder name: seed, no-<tag>..., detector mutants. */
 void variant_names(struct strlist *names);
 
@@ -74,6 +79,19 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 
 /* Every emulated torture's folder name. */
 void emulated_names(struct strlist *names);
+
+/*
+ * The series edited, then without barrier @tag, on the emulated machine:
+ * @edits take away what the model says covers @tag, so it must be killed.
+ */
+struct emulated_detector {
+	const char *name;
+	const char *tag;
+	struct text_edit edits[MUTANT_MAX_EDITS];
+};
+
+extern const struct emulated_detector kwm_emulated_detectors[];
+extern const int kwm_nr_emulated_detectors;
 
 /*
  * Write every variant under @b->dir/kwm/variants/, and calibrate/ under

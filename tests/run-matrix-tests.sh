@@ -154,6 +154,7 @@ EXPECT = {
     "calibrate": [("PASS", None)],
     "calibrate-emu": [("PASS", None)],
     "detector-emu-no-wmb": [("KILLED", r"^MP\+wmb\+rmb: \d+ forbidden weak outcomes")],
+    "detector-emu-uncovered-worker-b0": [("KILLED", r"^visibility: ")],
     "torture": RUNS_CLEAN,
     "torture-emu": RUNS_CLEAN,
     "torture-free": RUNS_CLEAN,
