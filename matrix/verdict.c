@@ -151,26 +151,21 @@ static void decide_sometimes(const struct mutant_seen *seen, int n,
  * herd7 did not run here: the header's verdict is what someone once saw,
  * so only a kill decides, and REDUNDANT waits for herd7.
  */
-static void decide_unchecked(const struct lkmm_barrier *model,
-			     const struct mutant_seen *seen, int n,
+static void decide_unchecked(const struct mutant_seen *seen, int n,
 			     struct barrier_verdict *out)
 {
 	const struct mutant_seen *killed = first_with(seen, n, CELL_KILLED);
-	char *model_says = lkmm_outcome_describe(&model->without);
 	char *why;
 
 	if (killed) {
-		why = cell_evidence(killed);
-		decide(out, VERDICT_NECESSARY,
-		       xasprintf("%s; the model without it: %s", why, model_says));
-	} else {
-		why = unkilled_evidence(out, seen, n);
-		decide(out, VERDICT_NOT_DECIDED,
-		       xasprintf("the model without it: %s; %s (fix: build herd7 from herdtools7 and put it on PATH)",
-				 model_says, why));
+		decide(out, VERDICT_NECESSARY, cell_evidence(killed));
+		return;
 	}
+	why = unkilled_evidence(out, seen, n);
+	decide(out, VERDICT_NOT_DECIDED,
+	       xasprintf("herd7 did not check the model here; %s (fix: build herd7 from herdtools7 and put it on PATH)",
+			 why));
 	free(why);
-	free(model_says);
 }
 
 void verdict_decide(const struct lkmm_barrier *model,
@@ -189,7 +184,7 @@ void verdict_decide(const struct lkmm_barrier *model,
 		       xasprintf("herd7 says %s and the model's header %s (fix: the header, or the model)",
 				 model->without.seen, model->without.expected));
 	else if (without && !model->without.seen)
-		decide_unchecked(model, seen, nr_seen, out);
+		decide_unchecked(seen, nr_seen, out);
 	else if (without && !strcmp(without, "Never"))
 		decide_never(model, seen, nr_seen, out);
 	else if (without && !strcmp(without, "Sometimes"))
