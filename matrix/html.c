@@ -19,7 +19,7 @@ static const char style[] =
 	"td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
 	"td a{color:inherit;text-decoration:none;display:block}"
 	".PASS,.KILLED,.XFAIL,.NECESSARY,.REDUNDANT{background:#c8e6c9}"
-	".UNOBSERVABLE,.COVERED,.SKIP{background:#eeeeee;color:#555}"
+	".UNOBSERVABLE,.COVERED,.UNCHECKED,.SKIP{background:#eeeeee;color:#555}"
 	".WARN,.UNDECIDED,.NOT_DECIDED{background:#fff3bf}"
 	".FAIL,.SURVIVED,.XPASS,.CRASHED,.TIMEOUT,.ERROR,.CONTRADICTION{background:#ffcdd2}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:30em}"

@@ -176,13 +176,15 @@ static void judge_emulated_survivor(const struct run *run,
 	char *why;
 
 	/*
-	 * No herd7 here, and the header says nothing can kill it: the cell
-	 * says so and on what it rests; the verdict waits for herd7.
+	 * No herd7 here, and only the header says nothing can kill it: a
+	 * claim, not evidence.  The cell says what ran and that it is
+	 * unchecked; it is neither a pass nor a survivor to chase.
 	 */
 	if (lkmm_barrier_claims_cover(model)) {
 		why = lkmm_outcome_describe(&model->without);
-		set_cell(s, CELL_COVERED,
-			 xasprintf("no check caught it on the emulated machine, and the memory model of the %s without %s says %s, covered by %s",
+		set_cell(s, CELL_UNCHECKED,
+			 xasprintf("no check caught it on the emulated machine in %s; only the memory model's header says the %s without %s is %s, covered by %s (fix: build herd7, README \"Barrier verdicts\")",
+				   s->stats ? s->stats : "a run without figures",
 				   suite->subject, suite->mutant_of, why,
 				   model->covered_by));
 		free(why);

@@ -21,6 +21,7 @@ static enum junit_outcome outcome_of(const char *cell_status)
 		return JUNIT_PASS;
 	case CELL_UNOBSERVABLE:
 	case CELL_COVERED:	/* nothing can kill it: nothing was tested */
+	case CELL_UNCHECKED:
 	case CELL_SKIP:
 		return JUNIT_SKIPPED;
 	case CELL_CRASHED:

@@ -25,6 +25,7 @@ const char *kcidb_status(const char *cell_status)
 		return "PASS";
 	case CELL_UNOBSERVABLE:
 	case CELL_COVERED:	/* nothing can kill it: nothing was tested */
+	case CELL_UNCHECKED:	/* nor shown so, herd7 being absent */
 	case CELL_SKIP:
 		return "SKIP";
 	case CELL_TIMEOUT:

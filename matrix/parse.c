@@ -21,6 +21,7 @@ static const char *const status_names[] = {
 	[CELL_UNOBSERVABLE] = "UNOBSERVABLE",
 	[CELL_XFAIL] = "XFAIL",
 	[CELL_COVERED] = "COVERED",
+	[CELL_UNCHECKED] = "UNCHECKED",
 	[CELL_SURVIVED] = "SURVIVED",
 	[CELL_XPASS] = "XPASS",
 	[CELL_UNDECIDED] = "UNDECIDED",
@@ -30,7 +31,7 @@ bool cell_status_ok(enum cell_status status)
 {
 	return status == CELL_PASS || status == CELL_KILLED ||
 	       status == CELL_UNOBSERVABLE || status == CELL_XFAIL ||
-	       status == CELL_COVERED;
+	       status == CELL_COVERED || status == CELL_UNCHECKED;
 }
 
 const char *cell_status_name(enum cell_status status)

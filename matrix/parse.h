@@ -21,6 +21,7 @@ enum cell_status {
 	CELL_UNOBSERVABLE,	/* a mutant that this platform cannot show */
 	CELL_XFAIL,		/* a known finding, reproduced */
 	CELL_COVERED,		/* a mutant the model shows no test can kill */
+	CELL_UNCHECKED,		/* survived where only an unchecked model covers it */
 	CELL_SKIP,
 	CELL_WARN,
 	CELL_FAIL,

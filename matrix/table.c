@@ -65,7 +65,7 @@ static void put_cell(FILE *out, const char *text, int status)
 {
 	const char *sgr = !colour || status < 0 ? NULL :
 			  status == CELL_UNOBSERVABLE || status == CELL_SKIP ||
-			  status == CELL_COVERED ||
+			  status == CELL_COVERED || status == CELL_UNCHECKED ||
 			  status == CELL_WARN || status == CELL_UNDECIDED ? "33" :
 			  cell_status_ok(status) ? "32" : "1;31";
 

@@ -75,11 +75,13 @@ static void collect_and_judge(struct run *run)
 }
 
 /*
- * A column that ran @v and whose console says @log, judged as structs:
- * parsed here, with no file and no collect stage.
+ * A column that ran @v and whose console says @log, judged as structs
+ * beside @models (NULL: none): parsed here, with no file and no collect
+ * stage.
  */
-static void judge_log(struct run *run, struct target_result *tr, const char *log,
-		      const char *const *v, int n)
+static void judge_log_models(struct run *run, struct target_result *tr,
+			     const char *log, const char *const *v, int n,
+			     struct lkmm_model *models)
 {
 	struct guest_outcome outcome = { 0 };
 
@@ -88,7 +90,14 @@ static void judge_log(struct run *run, struct target_result *tr, const char *log
 	parse_console(log, (const char *const *)tr->suites.v, tr->suites.n, &outcome,
 		      &tr->console);
 	tr->nr_rates = parse_calibration(log, &tr->rates);
+	run->models = models;
 	report_judge(run);
+}
+
+static void judge_log(struct run *run, struct target_result *tr, const char *log,
+		      const char *const *v, int n)
+{
+	judge_log_models(run, tr, log, v, n, NULL);
 }
 
 static void free_run(struct run *run, struct target_result *tr)
@@ -359,19 +368,12 @@ static void covered_mutants_and_verdicts(void **state)
 		"# kwm-suite: mutant-seed-worker-b0\n    not ok 1 completion # 3 violations\n"
 		"    ok 2 visibility\nnot ok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-seed-worker-b0\n# kwm-done\n";
-	struct guest_outcome outcome = { 0 };
 	struct target_result tr;
 	struct run run;
 	struct suite_result *c;
 
 	(void)state;
-	fill_run(&run, &tr);
-	use_suites(&run, &tr, v, 4);
-	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
-		      &tr.console);
-	tr.nr_rates = parse_calibration(log, &tr.rates);
-	run.models = stub_herd7_models();
-	report_judge(&run);
+	judge_log_models(&run, &tr, log, v, 4, stub_herd7_models());
 
 	c = tr.console.suites;
 	assert_int_equal(c[1].status, CELL_COVERED);
@@ -409,6 +411,34 @@ static void nothing_covered_on_an_unchecked_header(void **state)
 	for (int i = 0; i < kwm_nr_subject_versions; i++)
 		lkmm_model_free(&models[i]);
 	free(models);
+}
+
+/*
+ * On the emulated machine too: a survivor that only an unchecked header
+ * says is covered is UNCHECKED, never COVERED, and its reason names the
+ * fix.
+ */
+static void emulated_survivor_on_an_unchecked_header(void **state)
+{
+	static const char *const v[] = { "calibrate-emu", "mutant-emu-flush-b1" };
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate-emu\n    ok 1 MP\n"
+		"ok 1 kw_calibrate\n# kwm-suite-end: calibrate-emu\n"
+		"# kwm-suite: mutant-emu-flush-b1\n    ok 1 visibility\n"
+		"ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-flush-b1\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	judge_log_models(&run, &tr, log, v, 2,
+			 judge_models("/nonexistent", "/nonexistent"));
+
+	c = tr.console.suites;
+	assert_int_equal(c[1].status, CELL_UNCHECKED);
+	assert_non_null(strstr(c[1].reason, "only the memory model's header says"));
+	assert_non_null(strstr(c[1].reason, "fix: build herd7"));
+	free_run(&run, &tr);
 }
 
 /* torture-seed is XFAIL only when its finding's own check fired. */
@@ -676,6 +706,7 @@ int main(void)
 		cmocka_unit_test(known_finding_only_by_its_check),
 		cmocka_unit_test(covered_mutants_and_verdicts),
 		cmocka_unit_test(nothing_covered_on_an_unchecked_header),
+		cmocka_unit_test(emulated_survivor_on_an_unchecked_header),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
