@@ -196,6 +196,36 @@ out:
 	return ret;
 }
 
+/*
+ * The modules cut from the subject, one folder per name under /lib/kw:
+ * the variants (the subject's module) and the emulated builds (the
+ * subject and the torture as one module).
+ */
+struct module_family {
+	void (*names)(struct strlist *names);
+	const char *folder;	/* under <build>/kwm/ */
+	const char *module;
+};
+
+static const struct module_family module_families[] = {
+	{ variant_names, "variants", SUBJECT_MODULE },
+	{ emulated_names, "emulated", EMULATED_MODULE },
+};
+
+static void list_module_family(char **list, const char *build_dir,
+			       const struct module_family *family)
+{
+	struct strlist names = { 0 };
+
+	family->names(&names);
+	for (int i = 0; i < names.n; i++)
+		xappendf(list, "dir /lib/kw/%s 0755 0 0\n"
+			 "file /lib/kw/%s/%s.ko %s/kwm/%s/%s/%s.ko 0644 0 0\n",
+			 names.v[i], names.v[i], family->module, build_dir,
+			 family->folder, names.v[i], family->module);
+	strlist_free(&names);
+}
+
 /* The init binary, the test modules and a cpio list for gen_init_cpio. */
 static int build_initramfs(struct build *b, const struct build_env *env)
 {
@@ -204,7 +234,6 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 	char *list_path = xasprintf("%s/initramfs.list", kwm);
 	char *order = xasprintf("%s/modules.order", b->dir);
 	char *order_text = read_file(order, NULL), *line, *save, *cmd;
-	struct strlist variants = { 0 };
 	char *list = xasprintf("dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n"
 			       "dir /proc 0755 0 0\ndir /sys 0755 0 0\n"
 			       "dir /lib 0755 0 0\ndir /lib/kw 0755 0 0\n"
@@ -235,25 +264,8 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n",
 		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
 		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE);
-	variant_names(&variants);
-	for (int i = 0; i < variants.n; i++) {
-		const char *name = variants.v[i];
-
-		xappendf(&list, "dir /lib/kw/%s 0755 0 0\n"
-			 "file /lib/kw/%s/%s.ko %s/kwm/variants/%s/%s.ko 0644 0 0\n",
-			 name, name, SUBJECT_MODULE, b->dir, name, SUBJECT_MODULE);
-	}
-	strlist_free(&variants);
-	/* The subject and the torture as one module under emulation. */
-	emulated_names(&variants);
-	for (int i = 0; i < variants.n; i++) {
-		const char *name = variants.v[i];
-
-		xappendf(&list, "dir /lib/kw/%s 0755 0 0\n"
-			 "file /lib/kw/%s/%s.ko %s/kwm/emulated/%s/%s.ko 0644 0 0\n",
-			 name, name, EMULATED_MODULE, b->dir, name, EMULATED_MODULE);
-	}
-	strlist_free(&variants);
+	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
+		list_module_family(&list, b->dir, &module_families[f]);
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;
