@@ -105,10 +105,11 @@ static void judge_region(struct suite_result *s, const char *log,
 	{
 		const char *stats = strstr(region, KWM_TORTURE_FIGURES);
 
-		if (stats)
-			s->stats = strndup(stats + strlen(KWM_TORTURE_STATS),
-					   strchrnul(stats, '\n') - stats -
-					   strlen(KWM_TORTURE_STATS));
+		/* To the end of the line, without the console's "\r". */
+		if (stats) {
+			stats += strlen(KWM_TORTURE_STATS);
+			s->stats = strndup(stats, strcspn(stats, "\r\n"));
+		}
 	}
 
 	/* The subject's and the tests' reports fail the cell. */

@@ -132,6 +132,21 @@ static void garbage_console(void **state)
 	console_result_free(&res);
 }
 
+static void torture_figures_without_carriage_return(void **state)
+{
+	/* A serial console ends its lines with "\r\n". */
+	const char *log = "# kwm: init started\r\n"
+		"# kwm-suite: kunit\r\nKTAP version 1\r\n"
+		"# kwt: seconds=3 ops=9 max_lost_wakeup_ms=0\r\n"
+		"1..1\r\nok 1 a\r\n# kwm-suite-end: kunit\r\n";
+	struct console_result res;
+
+	(void)state;
+	assert_int_equal(judge(log, one, 1, false, 0, &res), CELL_PASS);
+	assert_string_equal(res.suites[0].stats, "seconds=3 ops=9 max_lost_wakeup_ms=0");
+	console_result_free(&res);
+}
+
 static void status_names_round_trip(void **state)
 {
 	(void)state;
@@ -151,6 +166,7 @@ int main(void)
 		cmocka_unit_test(powered_off_without_results),
 		cmocka_unit_test(load_failure_is_fail),
 		cmocka_unit_test(garbage_console),
+		cmocka_unit_test(torture_figures_without_carriage_return),
 		cmocka_unit_test(status_names_round_trip),
 	};
 
