@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "hash.h"
+#include "herd7.h"
 #include "util.h"
 #include "variants.h"
 
-#define HERD7		"herd7"
 #define COVERS_MARK	"/* covers "
 
 const char *const kwm_subject_versions[] = { "seed", "series" };
@@ -51,6 +51,10 @@ char *lkmm_outcome_describe(const struct lkmm_outcome *o)
 				 o->unchecked ? o->unchecked : "herd7 not run");
 	if (strcmp(o->seen, o->expected))
 		return xasprintf("herd7 says %s, the header %s", o->seen, o->expected);
+	if (o->from_record)
+		return xasprintf("%s (%s)", o->seen, o->from_record);
+	if (o->herd7)
+		return xasprintf("%s (herd7 %s)", o->seen, o->herd7);
 	return xasprintf("%s (herd7)", o->seen);
 }
 
@@ -95,70 +99,134 @@ char *litmus_uncover(const char *text, const char *tag, char **what)
 	return out;
 }
 
-/* herd7's "Observation <name> Never|Sometimes|Always" for the test at @path. */
-static char *herd7_run(const char *tree, const char *path)
-{
-	char *cmd = xasprintf("cd '%s/tools/memory-model' && " HERD7 " -conf linux-kernel.cfg '%s' 2>&1 | grep '^Observation'",
-			      tree, path);
-	char *line = cmd_output_line(cmd), *out = NULL;
-	char name[128], verdict[32];
+/* What a run of the models needs: herd7, its records, the model's files. */
+struct lkmm_checker {
+	const char *tree, *cache;
+	char *herd7;		/* its version, or NULL: not installed */
+	char *lkmm;		/* herd7_model_digest() of the tree's model */
+	struct herd7_records records;
+	char *records_error;
+};
 
-	if (line && sscanf(line, "Observation %127s %31s", name, verdict) == 2)
-		out = xstrdup(verdict);
-	free(line);
-	free(cmd);
-	return out;
+static void checker_open(struct lkmm_checker *c, const char *repo,
+			 const char *tree, const char *cache)
+{
+	char *path = xasprintf("%s/%s", repo, HERD7_RECORDS);
+
+	memset(c, 0, sizeof(*c));
+	c->tree = tree;
+	c->cache = cache;
+	c->herd7 = herd7_version();
+	c->lkmm = herd7_model_digest(tree);
+	herd7_records_read(path, &c->records, &c->records_error);
+	free(path);
+}
+
+static void checker_close(struct lkmm_checker *c)
+{
+	free(c->herd7);
+	free(c->lkmm);
+	herd7_records_free(&c->records);
+	free(c->records_error);
+}
+
+void lkmm_test_digest(const char *text, char out[KWM_HASH_HEX])
+{
+	struct kwm_hash *h = hash_new();
+
+	hash_add(h, text, strlen(text));
+	hash_final(h, out);
 }
 
 /*
- * Check @text with herd7.  A path model takes herd7 seconds: its verdict
- * is kept in @cache/lkmm under the hash of the test, the model's files
- * and herd7's version, so that an unchanged model is not run again.
+ * herd7 on @text: its verdict, kept in @c->cache/lkmm under the hash of
+ * the test, the model's files and herd7's version, so that an unchanged
+ * model is not run again.  0, or -1 with o->unchecked.
  */
-static void herd7_check(const char *tree, const char *cache, const char *text,
+static int herd7_cached(const struct lkmm_checker *c, const char *text,
 			struct lkmm_outcome *o)
 {
-	struct kwm_hash *h;
-	char key[KWM_HASH_HEX], *version, *dir, *entry, *test, *cfg;
+	struct herd7_record seen = { 0 };
+	struct kwm_hash *h = hash_new();
+	char key[KWM_HASH_HEX], *dir, *entry, *test, *kept, *why = NULL;
+	int ret = 0;
 
-	if (!in_path(HERD7)) {
-		o->unchecked = xstrdup("herd7 not installed");
-		return;
-	}
-	version = cmd_output_line(HERD7 " -version 2>&1");
-	cfg = xasprintf("%s/tools/memory-model/linux-kernel.cat", tree);
-	h = hash_new();
 	hash_add_str(h, text);
-	hash_add_str(h, version ? version : "");
-	hash_add_file(h, cfg);
+	hash_add_str(h, c->herd7);
+	hash_add_str(h, c->lkmm ? c->lkmm : "");
 	hash_final(h, key);
-	free(version);
-	free(cfg);
-
-	dir = xasprintf("%s/lkmm", cache);
-	entry = xasprintf("%s/%s", dir, key);
+	dir = xasprintf("%s/lkmm", c->cache);
+	entry = xasprintf("%s/%s.verdict", dir, key);
 	test = xasprintf("%s/%s.litmus", dir, key);
-	o->seen = read_file(entry, NULL);
-	if (o->seen) {
-		o->seen[strcspn(o->seen, "\n")] = '\0';
+	kept = read_file(entry, NULL);
+	if (kept && strchr(kept, '\t')) {
+		o->seen = strndup(kept, strcspn(kept, "\t"));
+		o->states = strndup(strchr(kept, '\t') + 1,
+				    strcspn(strchr(kept, '\t') + 1, "\n"));
 	} else if (mkdir_p(dir) || write_file_atomic(test, text, strlen(text))) {
-		o->unchecked = xasprintf("cannot write %s", test);
-	} else if (!(o->seen = herd7_run(tree, test))) {
-		o->unchecked = xasprintf("herd7 gave no verdict on %s (fix: make litmus shows why)", test);
+		o->unchecked = xasprintf("cannot write %s (fix: check free space)", test);
+		ret = -1;
+	} else if (herd7_run(c->tree, test, &seen, &why)) {
+		o->unchecked = xasprintf("%s, on %s (fix: make litmus shows why)", why, test);
+		ret = -1;
 	} else {
+		char *line = xasprintf("%s\t%s\n", seen.verdict, seen.states);
+
+		o->seen = xstrdup(seen.verdict);
+		o->states = xstrdup(seen.states);
 		/* Written whole or not at all: a half entry is never read. */
-		write_file_atomic(entry, o->seen, strlen(o->seen));
+		write_file_atomic(entry, line, strlen(line));
+		free(line);
 	}
+	herd7_record_free(&seen);
+	free(why);
+	free(kept);
 	free(dir);
 	free(entry);
 	free(test);
+	return ret;
 }
 
-static void barrier_judge(const char *tree, const char *cache,
-			  const char *model, const char *version,
-			  const char *tag, struct lkmm_barrier *out)
+/*
+ * Check @text, named @name: with herd7 where it is installed, else with
+ * herd7's record of exactly this test on exactly this model, if any.
+ */
+static void herd7_check(const struct lkmm_checker *c, const char *text,
+			const char *name, struct lkmm_outcome *o)
 {
-	char *mutant, *uncovered, *removed = NULL, *label;
+	const struct herd7_record *r;
+
+	o->name = xstrdup(name);
+	lkmm_test_digest(text, o->test);
+	r = herd7_records_find(&c->records, o->test, c->lkmm);
+	if (c->herd7) {
+		if (herd7_cached(c, text, o))
+			return;
+		o->herd7 = xstrdup(c->herd7);
+		if (r && strcmp(r->verdict, o->seen))
+			o->record_disagrees = xasprintf("herd7 %s says %s, its record (herd7 %s, %s) %s",
+							c->herd7, o->seen, r->herd7, r->date,
+							r->verdict);
+		o->recorded = r != NULL;
+	} else if (r) {
+		o->seen = xstrdup(r->verdict);
+		o->states = xstrdup(r->states);
+		o->herd7 = xstrdup(r->herd7);
+		o->from_record = xasprintf("herd7 %s, recorded %s for this exact model; not re-run here",
+					   r->herd7, r->date);
+		o->recorded = true;
+	} else if (c->records_error) {
+		o->unchecked = xstrdup(c->records_error);
+	} else {
+		o->unchecked = xstrdup("herd7 not installed, and no record of herd7's matches this exact test and model (fix: build herd7 from herdtools7 and put it on PATH)");
+	}
+}
+
+static void barrier_judge(const struct lkmm_checker *c, const char *model,
+			  const char *version, const char *tag,
+			  struct lkmm_barrier *out)
+{
+	char *mutant, *uncovered, *removed = NULL, *label, *name;
 
 	mutant = mutate_remove_barrier(model, tag, &removed);
 	if (!mutant) {
@@ -169,14 +237,19 @@ static void barrier_judge(const char *tree, const char *cache,
 	label = xasprintf("Without %s: ", tag);
 	out->without.expected = header_word(model, label);
 	free(label);
-	herd7_check(tree, cache, mutant, &out->without);
+	name = xasprintf("path-%s without %s", version, tag);
+	herd7_check(c, mutant, name, &out->without);
+	free(name);
 
 	uncovered = litmus_uncover(mutant, tag, &out->covered_by);
 	if (uncovered) {
 		label = xasprintf("Uncovered %s: ", tag);
 		out->uncovered.expected = header_word(model, label);
 		free(label);
-		herd7_check(tree, cache, uncovered, &out->uncovered);
+		name = xasprintf("path-%s without %s and %s", version, tag,
+				 out->covered_by ? out->covered_by : "what covers it");
+		herd7_check(c, uncovered, name, &out->uncovered);
+		free(name);
 	}
 	free(uncovered);
 	free(mutant);
@@ -186,7 +259,8 @@ static void barrier_judge(const char *tree, const char *cache,
 void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out)
 {
-	char *text;
+	struct lkmm_checker c;
+	char *text, *name;
 
 	memset(out, 0, sizeof(*out));
 	out->version = version;
@@ -199,10 +273,14 @@ void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		return;
 	}
 	out->full.expected = litmus_expected(text);
-	herd7_check(tree, cache, text, &out->full);
+	checker_open(&c, repo, tree, cache);
+	name = xasprintf("path-%s", version);
+	herd7_check(&c, text, name, &out->full);
+	free(name);
 	for (int b = 0; b < kwm_nr_barrier_tags; b++)
-		barrier_judge(tree, cache, text, version, kwm_barrier_tags[b],
+		barrier_judge(&c, text, version, kwm_barrier_tags[b],
 			      &out->barriers[b]);
+	checker_close(&c);
 	free(text);
 }
 
@@ -252,6 +330,11 @@ static void outcome_free(struct lkmm_outcome *o)
 	free(o->expected);
 	free(o->seen);
 	free(o->unchecked);
+	free(o->name);
+	free(o->states);
+	free(o->herd7);
+	free(o->from_record);
+	free(o->record_disagrees);
 }
 
 void lkmm_model_free(struct lkmm_model *m)

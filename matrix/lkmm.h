@@ -18,10 +18,19 @@
 extern const char *const kwm_subject_versions[];
 extern const int kwm_nr_subject_versions;
 
+#include "hash.h"
+
 /* One litmus test, as its header says and as herd7 saw it. */
 struct lkmm_outcome {
+	char *name;		/* "path-seed without flush-b0" */
+	char test[KWM_HASH_HEX];	/* sha256 of the test's text */
 	char *expected;		/* "Never", "Sometimes", or NULL: no such line */
 	char *seen;		/* herd7's verdict, or NULL: not checked */
+	char *states;		/* the states herd7 listed, with seen */
+	char *herd7;		/* the herd7 that said it, with seen */
+	char *from_record;	/* "herd7 7.57, recorded <date> ...": herd7 not run here */
+	bool recorded;		/* a record of herd7's holds this test and model */
+	char *record_disagrees;	/* herd7 ran and its record says otherwise */
 	char *unchecked;	/* why herd7 did not check it, or NULL */
 };
 
@@ -42,6 +51,9 @@ struct lkmm_model {
 	struct lkmm_barrier *barriers;
 };
 
+/* The sha256 of a test's text, as herd7's records name it. */
+void lkmm_test_digest(const char *text, char out[KWM_HASH_HEX]);
+
 /* The header's "Result:" verdict in @text, or NULL. */
 char *litmus_expected(const char *text);
 
@@ -61,8 +73,10 @@ char *lkmm_outcome_describe(const struct lkmm_outcome *o);
 char *litmus_uncover(const char *text, const char *tag, char **what);
 
 /*
- * The memory model's verdicts on @version and each of its barriers,
- * herd7's results kept in @cache/lkmm by the test's text.
+ * The memory model's verdicts on @version and each of its barriers:
+ * herd7's where it is installed (kept in @cache/lkmm by the test's text),
+ * else its records in @repo's HERD7_RECORDS for exactly the same test
+ * and model files.
  */
 void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out);

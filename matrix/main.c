@@ -32,6 +32,7 @@
 #include "lava.h"
 #include "lkmm.h"
 #include "merge.h"
+#include "models.h"
 #include "options.h"
 #include "oracles.h"
 #include "plan.h"
@@ -633,67 +634,6 @@ static int cmd_merge(int argc, char **argv)
 	return merge_results((const char *const *)argv + optind, argc - optind, out);
 }
 
-static bool outcome_agrees(const struct lkmm_outcome *o, bool *checked)
-{
-	char *line = lkmm_outcome_describe(o);
-
-	printf(" %s", line);
-	free(line);
-	*checked &= o->seen != NULL;
-	return !o->seen || !o->expected || !strcmp(o->seen, o->expected);
-}
-
-/*
- * Every verdict of the path models, herd7's beside the header's: 0 if
- * herd7 agrees with each, 1 if not, 77 (skipped) if herd7 checked none.
- */
-static int cmd_models(int argc, char **argv)
-{
-	const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
-	char *cache = env_cache ? xstrdup(env_cache) :
-		      xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
-	bool ok = true, checked = true;
-
-	if (argc != 2) {
-		kwm_error("models needs the kernel tree (fix: kwmatrix models ~/.cache/kwmatrix/src/<version>/tree)");
-		free(cache);
-		return EXIT_BAD_INPUT;
-	}
-	for (int v = 0; v < kwm_nr_subject_versions; v++) {
-		struct lkmm_model m;
-
-		lkmm_model_judge(".", argv[1], cache, kwm_subject_versions[v], &m);
-		if (m.error) {
-			kwm_error("%s", m.error);
-			ok = false;
-			lkmm_model_free(&m);
-			continue;
-		}
-		printf("%-7s %-10s", m.version, "all");
-		ok &= outcome_agrees(&m.full, &checked);
-		putchar('\n');
-		for (int b = 0; b < kwm_nr_barrier_tags; b++) {
-			const struct lkmm_barrier *lb = &m.barriers[b];
-
-			printf("%-7s %-10s without:", m.version, kwm_barrier_tags[b]);
-			if (lb->error) {
-				printf(" %s\n", lb->error);
-				ok = false;
-				continue;
-			}
-			ok &= outcome_agrees(&lb->without, &checked);
-			if (lb->covered_by) {
-				printf("; without %s too:", lb->covered_by);
-				ok &= outcome_agrees(&lb->uncovered, &checked);
-			}
-			putchar('\n');
-		}
-		lkmm_model_free(&m);
-	}
-	free(cache);
-	return !ok ? 1 : checked ? 0 : 77;
-}
-
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -709,8 +649,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "models"))
-		return cmd_models(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "models")) {
+		const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
+		char *cache = env_cache && *env_cache ? xstrdup(env_cache) :
+			      xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
+
+		ret = cmd_models(argc - 1, argv + 1, cache);
+		free(cache);
+		return ret;
+	}
 	if (strcmp(argv[1], "run")) {
 		kwm_error("unknown command '%s' (fix: kwmatrix run, list, merge or models)",
 			  argv[1]);

@@ -406,7 +406,7 @@ static void nothing_covered_on_an_unchecked_header(void **state)
 	assert_non_null(b);
 	assert_string_equal(b->without.expected, "Never");
 	assert_null(b->without.seen);
-	assert_string_equal(b->without.unchecked, "herd7 not installed");
+	assert_non_null(strstr(b->without.unchecked, "herd7 not installed"));
 	assert_false(lkmm_barrier_covered(b));
 	for (int i = 0; i < kwm_nr_subject_versions; i++)
 		lkmm_model_free(&models[i]);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "herd7.h"
 #include "tmpdir.h"
 #include "util.h"
 #include "variants.h"
@@ -228,7 +229,7 @@ static void the_models_state_the_expected_table(void **state)
 				 kwm_subject_versions[v], &m);
 		assert_null(m.error);
 		assert_string_equal(m.full.expected, "Never");
-		assert_string_equal(m.full.unchecked, "herd7 not installed");
+		assert_non_null(strstr(m.full.unchecked, "herd7 not installed"));
 		for (int b = 0; b < kwm_nr_barrier_tags; b++) {
 			const struct lkmm_barrier *lb = &m.barriers[b];
 
@@ -241,6 +242,117 @@ static void the_models_state_the_expected_table(void **state)
 		}
 		lkmm_model_free(&m);
 	}
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	teardown(NULL);
+}
+
+/* The seed's verdict on flush-b0, judged from @repo against @tree's model. */
+static struct barrier_verdict seed_flush_b0(const char *repo, const char *tree)
+{
+	struct barrier_verdict v = { .version = "seed", .barrier = "flush-b0" };
+	struct lkmm_model m;
+
+	lkmm_model_judge(repo, tree, dir, "seed", &m);
+	assert_null(m.error);
+	verdict_decide(&m.barriers[2], NULL, 0, &v);
+	lkmm_model_free(&m);
+	return v;
+}
+
+static void record_outcome(struct herd7_records *r, const struct lkmm_outcome *o,
+			   const char *lkmm)
+{
+	struct herd7_record rec = {
+		.lkmm = (char *)lkmm, .herd7 = "7.57", .verdict = o->expected,
+		.states = "0:r0=0;", .date = "2026-12-04", .name = o->name,
+		.command = "herd7 -conf linux-kernel.cfg TEST",
+	};
+
+	memcpy(rec.test, o->test, sizeof(rec.test));
+	herd7_records_put(r, &rec);
+}
+
+/*
+ * Without herd7, a record of herd7's makes the seed's flush-b0 REDUNDANT
+ * for exactly the test and model it names: one byte more in either, and
+ * it is NOT DECIDED.
+ */
+static void a_record_counts_for_its_exact_model_only(void **state)
+{
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	char *repo, *tree, *model_dir, *cat, *litmus, *records, *text, *lkmm;
+	struct herd7_records recs = { 0 };
+	struct barrier_verdict v;
+	struct lkmm_model m;
+
+	(void)state;
+	/* A folder of its own: the last test's is gone. */
+	strcpy(dir, "/tmp/kwm-test-XXXXXX");
+	assert_int_equal(setup(NULL), 0);
+	setenv("PATH", "/nonexistent", 1);
+	repo = xasprintf("%s/repo", dir);
+	tree = xasprintf("%s/tree", dir);
+	model_dir = xasprintf("%s/tools/memory-model", tree);
+	cat = xasprintf("%s/linux-kernel.cat", model_dir);
+	litmus = xasprintf("%s/litmus", repo);
+	records = xasprintf("%s/%s", repo, HERD7_RECORDS);
+	assert_int_equal(mkdir_p(model_dir), 0);
+	assert_int_equal(mkdir_p(litmus), 0);
+	assert_int_equal(write_file_atomic(cat, "\"the model\"\n", 12), 0);
+	free(litmus);
+	litmus = xasprintf("%s/litmus/path-seed.litmus", repo);
+	assert_int_equal(copy_file_atomic("litmus/path-seed.litmus", litmus), 0);
+
+	/* What herd7 would say, as the header does, recorded for this model. */
+	lkmm = herd7_model_digest(tree);
+	assert_non_null(strstr(lkmm, "linux-kernel.cat="));
+	lkmm_model_judge(repo, tree, dir, "seed", &m);
+	record_outcome(&recs, &m.barriers[2].without, lkmm);
+	record_outcome(&recs, &m.barriers[2].uncovered, lkmm);
+	lkmm_model_free(&m);
+	assert_int_equal(herd7_records_write(records, &recs), 0);
+
+	v = seed_flush_b0(repo, tree);
+	assert_int_equal(v.kind, VERDICT_REDUNDANT);
+	assert_string_equal(v.model, "Never (herd7 7.57, recorded 2026-12-04 for this exact model; not re-run here)");
+	barrier_verdict_free(&v);
+
+	/* One byte of the test edited. */
+	text = read_file(litmus, NULL);
+	text[strlen(text) - 2] ^= 1;
+	assert_int_equal(write_file_atomic(litmus, text, strlen(text)), 0);
+	v = seed_flush_b0(repo, tree);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "herd7"));
+	barrier_verdict_free(&v);
+	text[strlen(text) - 2] ^= 1;
+	assert_int_equal(write_file_atomic(litmus, text, strlen(text)), 0);
+	free(text);
+
+	/* One byte of the model's files edited. */
+	assert_int_equal(write_file_atomic(cat, "\"the modem\"\n", 12), 0);
+	v = seed_flush_b0(repo, tree);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	barrier_verdict_free(&v);
+
+	/* A malformed record file is said so, never read as a verdict. */
+	assert_int_equal(write_file_atomic(cat, "\"the model\"\n", 12), 0);
+	assert_int_equal(write_file_atomic(records, "not\ta record\n", 13), 0);
+	lkmm_model_judge(repo, tree, dir, "seed", &m);
+	assert_null(m.barriers[2].without.seen);
+	assert_non_null(strstr(m.barriers[2].without.unchecked, "is not a record"));
+	lkmm_model_free(&m);
+
+	herd7_records_free(&recs);
+	free(lkmm);
+	free(records);
+	free(litmus);
+	free(cat);
+	free(model_dir);
+	free(tree);
+	free(repo);
 	if (path)
 		setenv("PATH", path, 1);
 	free(path);
@@ -261,6 +373,7 @@ int main(void)
 		cmocka_unit_test(merged_shards_keep_the_stronger_evidence),
 		cmocka_unit_test(uncover_drops_only_the_lines_naming_the_tag),
 		cmocka_unit_test(the_models_state_the_expected_table),
+		cmocka_unit_test(a_record_counts_for_its_exact_model_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kwmatrix models: each path model, whole and without each barrier (and
+ * what covers it), as herd7 judges it beside what its header says.  With
+ * --record, herd7's verdicts become the repository's data, for machines
+ * without herd7.
+ */
+#define _GNU_SOURCE
+#include "models.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "herd7.h"
+#include "lkmm.h"
+#include "util.h"
+#include "variants.h"
+
+#define EXIT_SKIPPED	77
+#define EXIT_BAD_INPUT	2
+
+struct models_tally {
+	bool ok;		/* every verdict agrees with its header and record */
+	int ran, unrecorded;
+};
+
+/* Print one outcome; false if herd7 and the header or the record disagree. */
+static void outcome_show(const struct lkmm_outcome *o, struct models_tally *t)
+{
+	char *line = lkmm_outcome_describe(o);
+
+	printf(" %s", line);
+	free(line);
+	if (!o->seen || o->from_record)
+		return;
+	t->ran++;
+	if (o->expected && strcmp(o->seen, o->expected))
+		t->ok = false;
+	if (o->record_disagrees) {
+		printf(" [%s]", o->record_disagrees);
+		t->ok = false;
+	} else if (!o->recorded) {
+		printf(" [no record: kwmatrix models --record]");
+		t->unrecorded++;
+		t->ok = false;
+	}
+}
+
+static void record_add(struct herd7_records *out, const struct lkmm_outcome *o,
+		       const char *lkmm, const char *date)
+{
+	struct herd7_record r = {
+		.lkmm = (char *)lkmm, .herd7 = o->herd7, .verdict = o->seen,
+		.states = o->states, .date = (char *)date, .name = o->name,
+		.command = "cd tools/memory-model && herd7 -conf linux-kernel.cfg TEST",
+	};
+
+	if (!o->seen || o->from_record)
+		return;
+	memcpy(r.test, o->test, sizeof(r.test));
+	herd7_records_put(out, &r);
+}
+
+static void model_show(const struct lkmm_model *m, struct models_tally *t,
+		       struct herd7_records *records, const char *lkmm,
+		       const char *date)
+{
+	printf("%-7s %-10s", m->version, "all");
+	outcome_show(&m->full, t);
+	record_add(records, &m->full, lkmm, date);
+	putchar('\n');
+	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+		const struct lkmm_barrier *lb = &m->barriers[b];
+
+		printf("%-7s %-10s without:", m->version, kwm_barrier_tags[b]);
+		if (lb->error) {
+			printf(" %s\n", lb->error);
+			t->ok = false;
+			continue;
+		}
+		outcome_show(&lb->without, t);
+		record_add(records, &lb->without, lkmm, date);
+		if (lb->covered_by) {
+			printf("; without %s too:", lb->covered_by);
+			outcome_show(&lb->uncovered, t);
+			record_add(records, &lb->uncovered, lkmm, date);
+		}
+		putchar('\n');
+	}
+}
+
+int cmd_models(int argc, char **argv, const char *cache)
+{
+	struct models_tally t = { .ok = true };
+	struct herd7_records records = { 0 };
+	bool record = argc == 3 && !strcmp(argv[1], "--record");
+	const char *tree = argv[argc - 1];
+	char date[16], *lkmm, *herd7;
+	time_t now = time(NULL);
+	int ret;
+
+	if (argc != 2 && !record) {
+		kwm_error("models needs the kernel tree (fix: kwmatrix models [--record] ~/.cache/kwmatrix/src/<version>/tree)");
+		return EXIT_BAD_INPUT;
+	}
+	lkmm = herd7_model_digest(tree);
+	if (!lkmm) {
+		kwm_error("%s/tools/memory-model holds no model (fix: name a kernel tree, e.g. ~/.cache/kwmatrix/src/<version>/tree)",
+			  tree);
+		return EXIT_BAD_INPUT;
+	}
+	herd7 = herd7_version();
+	if (record && !herd7) {
+		kwm_error("models --record needs herd7 (fix: build herd7 from herdtools7 and put it on PATH)");
+		free(lkmm);
+		return EXIT_BAD_INPUT;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+	for (int v = 0; v < kwm_nr_subject_versions; v++) {
+		struct lkmm_model m;
+
+		lkmm_model_judge(".", tree, cache, kwm_subject_versions[v], &m);
+		if (m.error) {
+			kwm_error("%s", m.error);
+			t.ok = false;
+		} else {
+			model_show(&m, &t, &records, lkmm, date);
+		}
+		lkmm_model_free(&m);
+	}
+	ret = !t.ok ? 1 : t.ran ? 0 : EXIT_SKIPPED;
+	if (record && t.ran) {
+		/* Only what this herd7 said now: records of old models go. */
+		if (herd7_records_write(HERD7_RECORDS, &records)) {
+			kwm_error("cannot write %s (fix: run from the repository's top folder)",
+				  HERD7_RECORDS);
+			ret = 1;
+		} else {
+			printf("models: %d verdicts of %s recorded in %s\n", records.n,
+			       herd7, HERD7_RECORDS);
+			ret = 0;
+		}
+	} else if (t.unrecorded) {
+		printf("models: %d verdicts have no record (fix: kwmatrix models --record %s)\n",
+		       t.unrecorded, tree);
+	}
+	herd7_records_free(&records);
+	free(herd7);
+	free(lkmm);
+	return ret;
+}
