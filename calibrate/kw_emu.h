@@ -42,6 +42,17 @@
  * rmb or mb makes that barrier a no-op, to show that a test of the layer
  * can fail.
  *
+ * Directed (emu_direct=<tag>, for the module that names its sites, as
+ * kw_emu_subject.h does): at the site of a barrier, kwe_cut() holds the
+ * stores the thread buffered so far until its next full barrier, where
+ * they commit last, once others have loaded them (or emu_direct_us has
+ * passed); its loads until then take the oldest value allowed; and
+ * kwe_await() lets a thread wait, at a site, for another to pass a site.
+ * Each is one of the executions the layer allows anyway, chosen every
+ * time rather than once in a while, as OZZ's scheduling hints do.  A
+ * thread that waits with stores buffered spins with preemption off: a
+ * context switch would order them for the next task on its CPU.
+ *
  * The anchors: OZZ's OEMU (SOSP 2024) delays stores and versions loads
  * in the kernel the same way; tsan11's rules bound which stale value a
  * load may return (the history after the last fence, coherence per
@@ -72,6 +83,12 @@ MODULE_PARM_DESC(emu_stall_one_in, "A drain stalls once in this many (0: never)"
 static unsigned int emu_pause_one_in;
 module_param(emu_pause_one_in, uint, 0444);
 MODULE_PARM_DESC(emu_pause_one_in, "A full barrier is followed by a pause once in this many (0: never)");
+static char *emu_direct = "";
+module_param(emu_direct, charp, 0444);
+MODULE_PARM_DESC(emu_direct, "A barrier's tag, or each in turn: steer the threads to the reordering it forbids");
+static unsigned int emu_direct_us = 20000;
+module_param(emu_direct_us, uint, 0444);
+MODULE_PARM_DESC(emu_direct_us, "Most microseconds a steered thread waits for another");
 static char *emu_broken = "";
 module_param(emu_broken, charp, 0444);
 MODULE_PARM_DESC(emu_broken, "wmb, rmb or mb: make that barrier a no-op (a test of the tests)");
@@ -87,6 +104,7 @@ struct kwe_store {
 	u64 val;
 	u32 born;		/* the thread's operation count then */
 	u8 size;
+	bool held;		/* kwe_cut(): commits last, at the next full barrier */
 };
 
 struct kwe_thread {
@@ -101,6 +119,11 @@ struct kwe_thread {
 	int next_seen;
 	u32 ops;
 	bool native;		/* kwe_native(): plain hardware for now */
+	bool oldest;		/* kwe_cut(): loads take the oldest value allowed */
+	const void *cut_key;	/* kwe_cut()'s key, named when its window opens */
+	u64 cut_pass;		/* kwe_pass_seq at kwe_cut() */
+	const void *awaiting;	/* the key kwe_await() waits on, or NULL */
+	unsigned int cut_loads;	/* others' loads of the held stores to wait for */
 	struct rnd_state rnd;
 };
 
@@ -114,6 +137,29 @@ struct kwe_loc {
 	int n;
 	struct kwe_value v[KWE_HISTORY];
 };
+
+/* The open window of a thread's held stores (kwe_window()): one at a time. */
+static struct {
+	struct kwe_thread *owner;
+	int n;
+	const void *addr[KWE_BUFFER];
+	atomic_t loads;		/* by other threads, since it opened */
+} kwe_win;
+
+/* The last sites passed (kwe_pass()), newest at kwe_pass_seq. */
+#define KWE_PASSES	32
+static struct {
+	u64 seq;
+	const char *site;
+	const void *key;
+	struct task_struct *task;
+} kwe_passes[KWE_PASSES];
+static u64 kwe_pass_seq;
+
+/* What the steering did, for the log: how often each wait was met. */
+static struct {
+	atomic_t awaits, awaits_met, windows, windows_met, partner_here;
+} kwe_steered;
 
 static struct kwe_thread kwe_threads[KWE_THREADS];
 static struct kwe_loc *kwe_locs;
@@ -132,6 +178,16 @@ static int kwe_setup(void)
 
 static void kwe_teardown(void)
 {
+	if (*emu_direct)
+		pr_info("# kwe: steered=%s awaits=%d met=%d windows=%d met=%d partner_on_same_cpu=%d\n",
+			emu_direct, atomic_read(&kwe_steered.awaits),
+			atomic_read(&kwe_steered.awaits_met),
+			atomic_read(&kwe_steered.windows),
+			atomic_read(&kwe_steered.windows_met),
+			atomic_read(&kwe_steered.partner_here));
+	memset(&kwe_steered, 0, sizeof(kwe_steered));
+	memset(kwe_passes, 0, sizeof(kwe_passes));
+	memset(&kwe_win, 0, sizeof(kwe_win));
 	vfree(kwe_locs);
 	memset(kwe_threads, 0, sizeof(kwe_threads));
 }
@@ -288,8 +344,225 @@ static void kwe_tick(struct kwe_thread *t)
 {
 	t->ops++;
 	for (int i = 0; i < t->nr; i++)
-		if (t->ops - t->buf[i].born > emu_max_age)
+		if (t->ops - t->buf[i].born > emu_max_age && !t->buf[i].held)
 			kwe_commit(t, i--);
+}
+
+/*
+ * Spin until @cond, or emu_direct_us: busy, so that the caller may hold
+ * a lock or have preemption off.  Whether @cond came true.
+ */
+#define kwe_spin_until(cond)						\
+({									\
+	u64 __end = ktime_get_ns() + (u64)emu_direct_us * NSEC_PER_USEC;	\
+	bool __met;							\
+									\
+	while (!(__met = (cond)) && ktime_get_ns() < __end)		\
+		udelay(1);						\
+	__met;								\
+})
+
+static void kwe_pass(const char *site, const void *key)
+{
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	i = kwe_pass_seq++ % KWE_PASSES;
+	kwe_passes[i].site = site;
+	kwe_passes[i].key = key;
+	kwe_passes[i].task = current;
+	smp_store_release(&kwe_passes[i].seq, kwe_pass_seq);
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+}
+
+/* Whether a thread passed @site with @key after pass number @since. */
+static bool kwe_passed(const char *site, const void *key, u64 since)
+{
+	for (int i = 0; i < KWE_PASSES; i++) {
+		u64 seq = smp_load_acquire(&kwe_passes[i].seq);
+
+		if (seq > since && kwe_passes[i].key == key &&
+		    kwe_passes[i].site && !strcmp(kwe_passes[i].site, site) &&
+		    READ_ONCE(kwe_passes[i].seq) == seq)
+			return true;
+	}
+	return false;
+}
+
+/* As kwe_spin_until(), asleep between looks: for a thread that holds nothing. */
+#define kwe_sleep_until(cond)						\
+({									\
+	u64 __end = ktime_get_ns() + (u64)emu_direct_us * NSEC_PER_USEC;	\
+	bool __met;							\
+									\
+	while (!(__met = (cond)) && ktime_get_ns() < __end)		\
+		usleep_range(2, 5);					\
+	__met;								\
+})
+
+/*
+ * Whether the thread other than the caller that last passed a site with
+ * @key is on the caller's CPU: then it cannot come while the caller
+ * spins, and the caller does not wait for it.
+ */
+static bool kwe_partner_here(const void *key)
+{
+	struct task_struct *partner = NULL;
+	u64 last = 0;
+
+	for (int i = 0; i < KWE_PASSES; i++) {
+		u64 seq = smp_load_acquire(&kwe_passes[i].seq);
+
+		if (seq > last && kwe_passes[i].key == key &&
+		    kwe_passes[i].task != current) {
+			last = seq;
+			partner = READ_ONCE(kwe_passes[i].task);
+		}
+	}
+	if (partner && task_cpu(partner) == raw_smp_processor_id()) {
+		atomic_inc(&kwe_steered.partner_here);
+		return true;
+	}
+	return false;
+}
+
+/* Whether a thread other than @t waits, in kwe_await(), on @key. */
+static bool kwe_waited_on(const struct kwe_thread *t, const void *key)
+{
+	for (int i = 0; i < KWE_THREADS; i++)
+		if (&kwe_threads[i] != t && READ_ONCE(kwe_threads[i].awaiting) == key)
+			return true;
+	return false;
+}
+
+/* Whether a thread other than the caller passed a site with @key after @since. */
+static bool kwe_passed_by_other(const void *key, u64 since)
+{
+	for (int i = 0; i < KWE_PASSES; i++)
+		if (smp_load_acquire(&kwe_passes[i].seq) > since &&
+		    kwe_passes[i].key == key && kwe_passes[i].task != current)
+			return true;
+	return false;
+}
+
+static bool kwe_holds(const struct kwe_thread *t)
+{
+	for (int i = 0; t && i < t->nr; i++)
+		if (t->buf[i].held)
+			return true;
+	return false;
+}
+
+/*
+ * Wait until another thread passes @site with @key, up to emu_direct_us:
+ * only timing, which any run may have.  A thread that holds stores for a
+ * cut spins with preemption off, and only while another thread waits on
+ * @key from another CPU; any other lets its stores go and sleeps between
+ * looks.
+ */
+static bool __maybe_unused kwe_await(const char *site, const void *key)
+{
+	struct kwe_thread *t = kwe_self();
+	u64 since = READ_ONCE(kwe_pass_seq);
+	bool met = false;
+
+	if (!t || t->native)
+		return false;
+	atomic_inc(&kwe_steered.awaits);
+	if (!kwe_holds(t) && preemptible()) {
+		kwe_drain(t);
+		WRITE_ONCE(t->awaiting, key);
+		met = kwe_sleep_until(kwe_passed(site, key, since));
+		WRITE_ONCE(t->awaiting, NULL);
+	} else {
+		preempt_disable();
+		if (kwe_waited_on(t, key) && !kwe_partner_here(key))
+			met = kwe_spin_until(kwe_passed(site, key, since));
+		preempt_enable();
+	}
+	if (met)
+		atomic_inc(&kwe_steered.awaits_met);
+	return met;
+}
+
+/*
+ * The site of a barrier that is not there (or is: the control): the
+ * stores buffered so far are held to the next full barrier, and loads
+ * take the oldest value allowed until a barrier moves the horizon.  At
+ * that full barrier, they commit once @loads loads of theirs by other
+ * threads are done; the window is named @key.
+ */
+static void __maybe_unused kwe_cut(const void *key, unsigned int loads)
+{
+	struct kwe_thread *t = kwe_self();
+
+	if (!t || t->native)
+		return;
+	for (int i = 0; i < t->nr; i++)
+		t->buf[i].held = true;
+	t->oldest = true;
+	t->cut_key = key;
+	t->cut_loads = loads;
+	t->cut_pass = READ_ONCE(kwe_pass_seq);
+}
+
+/* A load of @addr by @t: counted if another thread's window holds it. */
+static void kwe_window_load(struct kwe_thread *t, const void *addr)
+{
+	struct kwe_thread *owner = READ_ONCE(kwe_win.owner);
+
+	if (!owner || owner == t)
+		return;
+	for (int i = 0; i < READ_ONCE(kwe_win.n) && i < KWE_BUFFER; i++)
+		if (READ_ONCE(kwe_win.addr[i]) == addr) {
+			atomic_inc(&kwe_win.loads);
+			return;
+		}
+}
+
+/* The site of a passed window, for kwe_await(). */
+#define KWE_WINDOW	"window"
+
+/*
+ * At a full barrier after kwe_cut(): the stores after the cut commit
+ * first (the removed barrier would have kept them last), then the held
+ * ones wait, unseen, for others' loads of them; then all commit.  With
+ * preemption off from here to the end of the drain.
+ */
+static void kwe_window(struct kwe_thread *t)
+{
+	unsigned long flags;
+	bool open = false;
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!t->buf[i].held)
+			kwe_commit(t, i--);
+	preempt_disable();
+	raw_spin_lock_irqsave(&kwe_lock, flags);
+	if (!kwe_win.owner && t->nr) {
+		for (i = 0; i < t->nr; i++)
+			kwe_win.addr[i] = t->buf[i].addr;
+		kwe_win.n = t->nr;
+		atomic_set(&kwe_win.loads, 0);
+		WRITE_ONCE(kwe_win.owner, t);
+		open = true;
+	}
+	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	if (open) {
+		kwe_pass(KWE_WINDOW, t->cut_key);
+		atomic_inc(&kwe_steered.windows);
+		/* Only for a partner: one waiting, or one met since the cut. */
+		if ((kwe_waited_on(t, t->cut_key) ||
+		     kwe_passed_by_other(t->cut_key, t->cut_pass)) &&
+		    !kwe_partner_here(t->cut_key) &&
+		    kwe_spin_until(atomic_read(&kwe_win.loads) >= t->cut_loads))
+			atomic_inc(&kwe_steered.windows_met);
+		WRITE_ONCE(kwe_win.owner, NULL);
+	}
+	kwe_drain(t);
+	preempt_enable();
 }
 
 static void kwe_fence_full(void)
@@ -303,7 +576,13 @@ static void kwe_fence_full(void)
 	}
 	/* A slow store buffer: the thread stalls with its stores unseen. */
 	kwe_stall(t);
+	for (int i = 0; i < t->nr; i++)
+		if (t->buf[i].held) {
+			kwe_window(t);
+			break;
+		}
 	kwe_drain(t);
+	t->oldest = false;
 	raw_spin_lock_irqsave(&kwe_lock, flags);
 	t->horizon = kwe_seq;
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
@@ -349,6 +628,7 @@ static void kwe_fence_rmb(void)
 		smp_rmb();
 		return;
 	}
+	t->oldest = false;
 	raw_spin_lock_irqsave(&kwe_lock, flags);
 	t->horizon = kwe_seq;
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
@@ -397,6 +677,7 @@ static void kwe_store(void *addr, u64 val, int size)
 {
 	struct kwe_thread *t = kwe_self();
 	unsigned long flags;
+	bool held;
 	int i;
 
 	if (!t || t->native) {
@@ -411,12 +692,17 @@ static void kwe_store(void *addr, u64 val, int size)
 		;
 	if (i == t->nr && t->nr == KWE_BUFFER)
 		kwe_commit(t, kwe_random(t, t->nr));
+	/* A newer store to a held location is held as well, not after it. */
+	held = i < t->nr && t->buf[i].held;
 	if (i >= t->nr)
 		i = t->nr++;
 	t->buf[i] = (struct kwe_store){ .addr = addr, .val = val, .size = size,
-					.born = t->ops };
-	/* Now and then a store leaves early, ahead of older ones. */
-	if (!kwe_random(t, 4))
+					.born = t->ops, .held = held };
+	/*
+	 * Now and then a store leaves early, ahead of older ones; not when
+	 * steered, where a store stays for the window it is steered to.
+	 */
+	if (!*emu_direct && !kwe_random(t, 4))
 		kwe_commit(t, kwe_random(t, t->nr));
 }
 
@@ -447,9 +733,12 @@ static u64 kwe_load(const void *addr, int size)
 	if (l && l->n && l->v[l->n - 1].val == val) {
 		for (int i = 0; i < l->n - 1; i++)
 			stale += l->v[i].until > floor;
-		/* Half the time the current value, else a stale one at random. */
-		if (stale && kwe_random(t, 2)) {
-			int k = kwe_random(t, stale);
+		/*
+		 * Half the time the current value, else a stale one at random;
+		 * after kwe_cut(), the oldest one allowed.
+		 */
+		if (stale && (t->oldest || kwe_random(t, 2))) {
+			int k = t->oldest ? 0 : kwe_random(t, stale);
 
 			for (int i = 0; i < l->n - 1; i++)
 				if (l->v[i].until > floor && !k--)
@@ -464,6 +753,7 @@ static u64 kwe_load(const void *addr, int size)
 		t->horizon = max(t->horizon, kwe_seq);
 	}
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
+	kwe_window_load(t, addr);
 	return val;
 }
 

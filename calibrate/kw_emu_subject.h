@@ -55,6 +55,16 @@ static inline void kwe_real___set_state(unsigned int state)
 	WRITE_ONCE(current->__state, state);
 }
 
+/*
+ * Whether memory says @work has a queueing not done yet: read outside
+ * the layer, for the steering alone (a thread waits at a site only for a
+ * work that someone will finish), never for the subject's own logic.
+ */
+static inline bool kwe_real_pending(const struct kw_work *work)
+{
+	return READ_ONCE(work->queue_seq) != READ_ONCE(work->done_seq);
+}
+
 #include "kw_emu.h"
 
 /* A call out of the instrumented code: a full barrier on each side. */
@@ -86,6 +96,88 @@ static inline void kwe_real___set_state(unsigned int state)
 /* The torture's counters: real atomics, the value-returning ones fenced. */
 #define atomic_long_inc_return(v)	KWE_CALL((atomic_long_inc_return)(v))
 #define stutter_wait(title)	KWE_CALL((stutter_wait)(title))
+
+/*
+ * Directed runs (emu_direct=<tag>): the driver marks each barrier's site
+ * in the subject, after the barrier or where it was cut (kwe_site(), with
+ * the work as key), and the start of a flush ("flush-entry").  For the
+ * barrier named, the row below makes the execution that needs it happen
+ * every time the threads meet on a work: the barrier's thread cuts there
+ * (kwe_cut(): its stores so far held, its loads the oldest allowed), and
+ * each wait lets the other side run its part in between.  With the
+ * barrier in place (the control), the same steering must find nothing.
+ * emu_direct=each takes the rows in turn, a quarter second each.
+ */
+struct kwe_wait {
+	const char *at;		/* a thread at this site ... */
+	const char *until;	/* ... waits for another to pass this one */
+};
+
+static const struct kwe_plan {
+	const char *cut;
+	unsigned int window_loads;	/* loads of the held stores that end its window */
+	struct kwe_wait waits[2];
+} kwe_plans[] = {
+	/*
+	 * MP, the writer's side: done_seq commits before func()'s stores,
+	 * and the flusher's first check comes in between.
+	 */
+	{ "worker-b0", 1, { { "flush-b0", KWE_WINDOW } } },
+	/*
+	 * SB: the flusher increments flushing after the worker's last
+	 * barrier, the worker reads it old, and the flusher checks done_seq
+	 * twice (wait_event()'s first check and its re-check after
+	 * set_current_state()) before the worker's store commits.
+	 */
+	{ "worker-b1", 2, { { "flush-entry", "worker-b1" }, { "worker-b1", "flush-b0" } } },
+	/* SB, the flusher's side: its first check reads done_seq old. */
+	{ "flush-b0", 0, { { "flush-entry", "worker-b1" } } },
+	/*
+	 * MP, the reader's side: the flusher's horizon is from flush-b0's
+	 * barrier, and its first check comes once the worker has published.
+	 */
+	{ "flush-b1", 0, { { "flush-b0", "worker-b1" } } },
+};
+
+/* The row emu_direct names, or NULL: not steered. */
+static const struct kwe_plan *kwe_plan(void)
+{
+	int n = ARRAY_SIZE(kwe_plans);
+
+	if (!strcmp(emu_direct, "each"))
+		return &kwe_plans[(jiffies / (HZ / 4)) % n];
+	for (int i = 0; i < n; i++)
+		if (!strcmp(emu_direct, kwe_plans[i].cut))
+			return &kwe_plans[i];
+	return NULL;
+}
+
+static void __maybe_unused kwe_site(const char *site, const void *key)
+{
+	const struct kwe_plan *plan = kwe_plan();
+
+	if (!plan)
+		return;
+	if (!strcmp(site, plan->cut))
+		kwe_cut(key, plan->window_loads);
+	kwe_pass(site, key);
+	if (!kwe_real_pending(key))
+		return;
+	for (int i = 0; i < ARRAY_SIZE(plan->waits); i++)
+		if (plan->waits[i].at && !strcmp(plan->waits[i].at, site))
+			kwe_await(plan->waits[i].until, key);
+}
+
+/* The layer, and a steered run's barrier checked before anything starts. */
+static int kwe_subject_setup(void)
+{
+	if (*emu_direct && !kwe_plan()) {
+		pr_err("kw_worker_emu: emu_direct=%s names no barrier of kwe_plans[] (fix: a barrier's tag, or each)\n",
+		       emu_direct);
+		return -EINVAL;
+	}
+	return kwe_setup();
+}
 
 /*
  * The subject's entry points under names of their own, so that this

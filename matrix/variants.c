@@ -125,12 +125,22 @@ void emulated_names(struct strlist *names)
  * them (on hardware they stay plain, for KCSAN), and the layer set up
  * before the run and torn down after it.
  */
+/*
+ * Where the emulated subject is steered (calibrate/kw_emu_subject.h):
+ * the start of a flush, then each barrier's site, just after it (or, in
+ * a mutant, where it was).  @work is in scope at each.
+ */
+static const struct text_edit emulated_subject_sites[] = {
+	{ "\tatomic_inc(&work->flushing);\n",
+	  "\tkwe_site(\"flush-entry\", work);\n\tatomic_inc(&work->flushing);\n" },
+};
+
 static const struct text_edit emulated_torture_edits[] = {
 	{ "\t\tp->data[i] = want;\n", "\t\tWRITE_ONCE(p->data[i], want);\n" },
 	{ "\t\t\tif (f->own.data[i] != gen) {\n",
 	  "\t\t\tif (READ_ONCE(f->own.data[i]) != gen) {\n" },
 	{ "\tret = kwt_alloc();\n",
-	  "\tret = kwe_setup();\n\tif (!ret)\n\t\tret = kwt_alloc();\n" },
+	  "\tret = kwe_subject_setup();\n\tif (!ret)\n\t\tret = kwt_alloc();\n" },
 	{ "\t\tkwt_free();\n\t\treturn ret;\n",
 	  "\t\tkwt_free();\n\t\tkwe_teardown();\n\t\treturn ret;\n" },
 	{ "\tkwt_free();\n\treturn 0;\n}", "\tkwt_free();\n\tkwe_teardown();\n\treturn 0;\n}" },
@@ -174,6 +184,8 @@ void variants_hash_tables(struct kwm_hash *h)
 	}
 	hash_edits(h, emulated_torture_edits,
 		   sizeof(emulated_torture_edits) / sizeof(emulated_torture_edits[0]));
+	hash_edits(h, emulated_subject_sites,
+		   sizeof(emulated_subject_sites) / sizeof(emulated_subject_sites[0]));
 	for (int i = 0; i < kwm_nr_emulated_detectors; i++) {
 		hash_add_str(h, kwm_emulated_detectors[i].name);
 		hash_add_str(h, kwm_emulated_detectors[i].tag);
@@ -213,39 +225,68 @@ static const char *line_start(const char *text, const char *at)
 	return at;
 }
 
-char *mutate_remove_barrier(const char *source, const char *tag,
-			    char **removed)
+/*
+ * The barrier @tag names in @source: *@call at its "smp_", *@semi at the
+ * ';' that ends it.  A tag must name exactly one barrier, in the comment
+ * on its line or in a block comment just above it.  0, or -1.
+ */
+static int barrier_find(const char *source, const char *tag,
+			const char **call, const char **semi)
 {
 	char *pattern = xasprintf("%s paired with", tag);
-	const char *hit = strstr(source, pattern), *line, *eol, *call, *semi;
-	char *out;
+	const char *hit = strstr(source, pattern), *line, *eol;
 
-	*removed = NULL;
-	/* A tag must name exactly one barrier. */
 	if (!hit || strstr(hit + 1, pattern)) {
 		free(pattern);
-		return NULL;
+		return -1;
 	}
 	free(pattern);
-
 	line = line_start(source, hit);
 	eol = strchrnul(line, '\n');
-	call = strstr(line, "smp_");
-	if (!call || call > eol) {
+	*call = strstr(line, "smp_");
+	if (!*call || *call > eol) {
 		/* A block comment above the barrier: the first one after it. */
 		const char *end = strstr(hit, "*/");
 
-		call = end ? strstr(end, "smp_") : NULL;
+		*call = end ? strstr(end, "smp_") : NULL;
 	}
-	if (!call)
-		return NULL;
-	semi = strchr(call, ';');
-	if (!semi || memchr(call, '\n', semi - call))
+	if (!*call)
+		return -1;
+	*semi = strchr(*call, ';');
+	return !*semi || memchr(*call, '\n', *semi - *call) ? -1 : 0;
+}
+
+char *mutate_remove_barrier(const char *source, const char *tag,
+			    char **removed)
+{
+	const char *call, *semi, *line;
+
+	*removed = NULL;
+	if (barrier_find(source, tag, &call, &semi))
 		return NULL;
 	line = line_start(source, call);
 	*removed = strndup(line, strchrnul(call, '\n') - line);
-	out = xasprintf("%.*s/* kwmatrix: %s removed */%s", (int)(call - source),
-			source, tag, semi + 1);
+	return xasprintf("%.*s/* kwmatrix: %s removed */%s", (int)(call - source),
+			 source, tag, semi + 1);
+}
+
+char *mark_barrier_sites(const char *source)
+{
+	char *out = apply_edits(source, emulated_subject_sites,
+				sizeof(emulated_subject_sites) /
+				sizeof(emulated_subject_sites[0]));
+
+	for (int i = 0; i < kwm_nr_barrier_tags && out; i++) {
+		const char *call, *semi;
+		char *next = NULL;
+
+		if (!barrier_find(out, kwm_barrier_tags[i], &call, &semi))
+			next = xasprintf("%.*s kwe_site(\"%s\", work);%s",
+					 (int)(semi + 1 - out), out,
+					 kwm_barrier_tags[i], semi + 1);
+		free(out);
+		out = next;
+	}
 	return out;
 }
 
@@ -386,15 +427,18 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 				  const char *version, const char *prefix,
 				  const char *subject, const char *torture)
 {
+	char *sited = mark_barrier_sites(subject);
 	int ret = 0;
 
 	for (int i = -1; i < kwm_nr_barrier_tags && !ret; i++) {
-		char *removed = NULL, *mutant, *dir;
+		char *removed = NULL, *mutant = NULL, *dir;
 
-		mutant = i < 0 ? xstrdup(subject) :
-			 mutate_remove_barrier(subject, kwm_barrier_tags[i], &removed);
+		if (sited)
+			mutant = i < 0 ? xstrdup(sited) :
+				 mutate_remove_barrier(sited, kwm_barrier_tags[i], &removed);
 		free(removed);
 		if (!mutant) {
+			free(sited);
 			b->error = xasprintf("%s: no barrier tagged %s in the %s's %s (fix: keep the tag in the barrier's comment)",
 					     b->name, kwm_barrier_tags[i], version, SUBJECT_FILE);
 			return -1;
@@ -403,6 +447,7 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 		      xasprintf("%s/emu-%sno-%s", root, prefix, kwm_barrier_tags[i]);
 		ret = stage_emulated_torture(b, stale, env, dir, mutant, torture);
 	}
+	free(sited);
 	return ret;
 }
 
@@ -416,11 +461,13 @@ static int stage_emulated_detectors(struct build *b, struct strlist *stale,
 	for (int i = 0; i < kwm_nr_emulated_detectors && !ret; i++) {
 		const struct emulated_detector *d = &kwm_emulated_detectors[i];
 		char *edited = apply_edits(subject, d->edits, MUTANT_MAX_EDITS);
+		char *sited = edited ? mark_barrier_sites(edited) : NULL;
 		char *removed = NULL, *mutant = NULL;
 
-		if (edited)
-			mutant = mutate_remove_barrier(edited, d->tag, &removed);
+		if (sited)
+			mutant = mutate_remove_barrier(sited, d->tag, &removed);
 		free(removed);
+		free(sited);
 		free(edited);
 		if (!mutant) {
 			b->error = xasprintf("%s: emulated detector %s: an edit's text is not in the series' %s exactly once (fix: update variants.c)",

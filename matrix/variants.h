@@ -56,6 +56,13 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 			    char **removed);
 
 /*
+ * @source with the emulated machine's steering sites marked: the start
+ * of a flush, and kwe_site("<tag>", work) after each tagged barrier.
+ * NULL if one is not there exactly once.
+ */
+char *mark_barrier_sites(const char *source);
+
+/*
  * Write each barrier mutant of @subject and of @seed, and each detector
  * mutant of @subject (or of @seed where it says so), under @root, adding
  * the stale ones to @stale.  -1 with @b->error set if one cannot be

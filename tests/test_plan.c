@@ -152,13 +152,15 @@ static void only_needed_barriers_are_hunted(void **state)
 	strlist_add(&tr.suites, "mutant-emu-flush-b1");
 	append = plan_run(&o, &tr);
 	assert_string_equal(append, "kwm.run=mutant-emu-seed-worker-b1:torture+emu-seed-no-worker-b1/kw_worker_emu:"
-			    "kw_worker_emu.duration=120,kw_worker_emu.hunt_past=completion;"
-			    "mutant-emu-flush-b1:torture+emu-no-flush-b1/kw_worker_emu\n");
+			    "kw_worker_emu.duration=20,kw_worker_emu.emu_direct=worker-b1,"
+			    "kw_worker_emu.hunt_past=completion;"
+			    "mutant-emu-flush-b1:torture+emu-no-flush-b1/kw_worker_emu:"
+			    "kw_worker_emu.emu_direct=flush-b1\n");
 	free(append);
 	append = plan_kernel_append(&o, &tr);
 	assert_non_null(strstr(append, " kw_worker_emu.duration=5 "));
 	assert_int_equal(plan_guest_bound(&o, &tr),
-			 tr.target->boot_seconds + 30 + 120 + 30 + 5);
+			 tr.target->boot_seconds + 30 + 20 + 30 + 5);
 	free(append);
 	strlist_free(&tr.suites);
 }

@@ -93,6 +93,37 @@ static void flush_tags_hit_the_right_call(void **state)
 	free(subject);
 }
 
+/*
+ * The steering sites: one per barrier, just after it, and kept where a
+ * mutant cuts it; and the start of each flush.
+ */
+static void sites_follow_each_barrier_and_survive_its_cut(void **state)
+{
+	char *subject = subject_from_patch();
+	char *sited = mark_barrier_sites(subject);
+
+	(void)state;
+	assert_non_null(sited);
+	assert_int_equal(count(sited, "kwe_site(\"flush-entry\", work);"), 1);
+	for (int i = 0; i < kwm_nr_barrier_tags; i++) {
+		char *site = xasprintf("; kwe_site(\"%s\", work);", kwm_barrier_tags[i]);
+		char *removed, *mutant;
+
+		assert_int_equal(count(sited, site), 1);
+		mutant = mutate_remove_barrier(sited, kwm_barrier_tags[i], &removed);
+		assert_non_null(mutant);
+		/* The barrier goes, its site stays. */
+		assert_int_equal(count(mutant, "smp_"), 3);
+		assert_int_equal(count(mutant, site + 2), 1);
+		free(mutant);
+		free(removed);
+		free(site);
+	}
+	assert_null(mark_barrier_sites("int a;\n"));
+	free(sited);
+	free(subject);
+}
+
 static void unknown_or_ambiguous_tags_are_refused(void **state)
 {
 	const char *twice = "smp_mb(); /* mb x-b0 paired with y */\n"
@@ -171,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_tag_removes_one_barrier),
 		cmocka_unit_test(flush_tags_hit_the_right_call),
+		cmocka_unit_test(sites_follow_each_barrier_and_survive_its_cut),
 		cmocka_unit_test(unknown_or_ambiguous_tags_are_refused),
 		cmocka_unit_test(detector_texts_occur_once),
 		cmocka_unit_test(second_tag_missing_fails_the_build),
