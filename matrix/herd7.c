@@ -65,9 +65,14 @@ char *herd7_model_digest(const char *tree)
 	return out;
 }
 
+/* "7.57", of herd7's "7.57, Rev: <commit>". */
 char *herd7_version(void)
 {
-	return in_path(HERD7) ? cmd_output_line(HERD7 " -version 2>&1") : NULL;
+	char *line = in_path(HERD7) ? cmd_output_line(HERD7 " -version 2>&1") : NULL;
+
+	if (line)
+		line[strcspn(line, ", \t")] = '\0';
+	return line;
 }
 
 /* herd7's whole output on @path, run where the model's files are. */
