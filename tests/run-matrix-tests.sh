@@ -136,11 +136,9 @@ COVERED = [("COVERED", r"^nothing can kill it anywhere: the memory model of the 
 # On the emulated machine: a needed barrier's mutant is KILLED (the
 # issue's bar); a covered one's gets through: COVERED on herd7's word,
 # UNCHECKED where only the header says so (herd7 not installed).
+# Steered (emu_direct=), every needed barrier's mutant is killed: no
+# SURVIVED is accepted.
 EMU_KILLED = [("KILLED", r"^\w+: \d+ violations")]
-# The series' lost wake-up without worker-b1 has a long tail: a survivor
-# of its hunt is red, and says how far the torture got (README).
-EMU_RARE = {("series", "worker-b1")}
-EMU_SURVIVED = [("SURVIVED", r"^no check caught it on the emulated machine, which calibrate-emu shows reorders every unfenced shape, in seconds=\d+ ")]
 EMU_COVERED = COVERED + [("UNCHECKED", r"^no check caught it on the emulated machine in seconds=\d+ .*; only the memory model's header says the (seed|series) without [\w-]+ is Never \(expected, unchecked: herd7 not installed[^)]*\), covered by .*\(fix: build herd7")]
 REDUNDANT = {"seed": {"flush-b0"}, "series": {"worker-b0", "flush-b0", "flush-b1"}}
 SB_MUTANTS = {"mutant-worker-b1", "mutant-flush-b0", "mutant-seed-worker-b1", "mutant-seed-flush-b0"}
@@ -180,8 +178,8 @@ for t in m["targets"]:
             want = [("UNOBSERVABLE", "^" + re.escape(t["unavailable"]) + "$")]
         elif suite.startswith("mutant-emu-"):
             version, barrier = version_barrier(suite)
-            want = EMU_COVERED if barrier in REDUNDANT[version] else \
-                   EMU_KILLED + EMU_SURVIVED if (version, barrier) in EMU_RARE else EMU_KILLED
+            want = (COVERED if herd7_checked((version, barrier)) else EMU_COVERED) \
+                   if barrier in REDUNDANT[version] else EMU_KILLED
         elif suite.startswith("mutant-") and herd7_checked(version_barrier(suite)) and \
              version_barrier(suite)[1] in REDUNDANT[version_barrier(suite)[0]]:
             want = COVERED
@@ -195,8 +193,6 @@ for t in m["targets"]:
                    for s, r in want):
             print(f"     {t['column']}/{suite}: {c['status']}: {reason} (expected one of {want})")
             ok = False
-        elif c["status"] == "SURVIVED":
-            print(f"     note: {t['column']}/{suite}: SURVIVED, a rare shape: {reason}")
 emulated = any(c["suite"].startswith("mutant-emu-") for t in m["targets"] for c in t["cells"])
 if len(verdicts) != 8:
     print(f"     {len(verdicts)} barrier verdicts, not 4 barriers of 2 versions")
@@ -208,8 +204,6 @@ for (version, barrier), v in sorted(verdicts.items()):
         want = [("NOT DECIDED", r"fix: build herd7")]
     elif emulated:
         want = [("NECESSARY", r"^mutant-\S+ on \S+: \w+: \d+ violations")]
-        if (version, barrier) in EMU_RARE:
-            want += [("NOT DECIDED", r"SURVIVED"), ("CONTRADICTION", r"SURVIVED")]
     else:
         # No emulated mutant in this run (the oracle kernels): no kill.
         want = [("NOT DECIDED", r"(no mutant of the \w+ without [\w-]+ ran|not killed in \d+ cells?:)")]
