@@ -14,6 +14,9 @@
 #   bench/bench.sh            (make bench)
 #   BENCH_ONLY=axes bench/bench.sh     just the axes
 #   BENCH_ONLY=edit bench/bench.sh     just kunit.py and the edit loop
+#   BENCH_ONLY=kills bench/bench.sh    each needed barrier's steered kill,
+#                                      BENCH_KILL_RUNS (20) times per target,
+#                                      beside a make -j2 of something else
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
@@ -74,6 +77,67 @@ print(f"axis {name:12} {wall:7.1f} s wall   builds {build:7.1f} s ({built} rebui
       f"   guests {guest:6.1f} s   columns {len(m['targets'])}   command: kwmatrix run {args}")
 PY
 }
+
+# kills: every emulated mutant once, then those of the barriers that run
+# found NECESSARY, again and again, while make -j2 builds an x86_64
+# kernel from the pristine tree beside them (CI's host is as busy).
+kills() {
+	runs=${BENCH_KILL_RUNS:-20}
+	cache=${KWMATRIX_CACHE:-$HOME/.cache/kwmatrix}
+	pristine=$(ls -d "$cache"/src/*/pristine 2>/dev/null | head -n1)
+	emu=$("$KWM" list | awk '$1 ~ /^mutant-emu-/ { printf "%s%s", sep, $1; sep = "," }')
+	echo "# kills: $runs steered runs per target of each needed barrier's mutant, beside make -j2"
+	echo "# command: kwmatrix run -k plain -s <mutants> -d 5, $runs times"
+	if [ -n "$pristine" ]; then
+		# A session of its own, so that the whole build stops with it.
+		setsid sh -c "make -s -C '$pristine' O='$work/load' ARCH=x86_64 defconfig &&
+			make -s -C '$pristine' O='$work/load' ARCH=x86_64 -j2 vmlinux" >/dev/null 2>&1 &
+		load=$!
+	else
+		echo "(no unpacked tree in $cache for the make -j2 beside it: run make matrix once)"
+		load=""
+	fi
+	"$KWM" run --repo . -r "$work/kills-1" -k plain -s "$emu" -d 5 >/dev/null 2>&1 || true
+	needed=$(python3 - "$work"/kills-1/*/matrix.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+print(",".join(f"mutant-emu-{'seed-' if v['version'] == 'seed' else ''}{v['barrier']}"
+               for v in m["barriers"] if v["verdict"] == "NECESSARY"))
+PY
+)
+	i=2
+	while [ "$i" -le "$runs" ] && [ -n "$needed" ]; do
+		"$KWM" run --repo . -r "$work/kills-$i" -k plain -s "$needed" -d 5 >/dev/null 2>&1 || true
+		i=$((i + 1))
+	done
+	[ -n "$load" ] && kill -- "-$load" 2>/dev/null || true
+	python3 - "$needed" "$work"/kills-*/*/matrix.json <<'PY'
+import json, re, statistics, sys
+needed = set(filter(None, sys.argv[1].split(",")))
+seen = {}
+for path in sys.argv[2:]:
+    for t in json.load(open(path))["targets"]:
+        for c in t["cells"]:
+            if c["suite"] in needed:
+                hit = re.search(r"first after (\d+) ms", c["reason"] or "")
+                ms = int(hit.group(1)) if c["status"] == "KILLED" and hit else None
+                seen.setdefault((t["column"], c["suite"]), []).append(ms)
+worst = 0
+for (column, suite), times in sorted(seen.items()):
+    killed = [ms for ms in times if ms is not None]
+    med = statistics.median(killed) / 1000 if killed else float("nan")
+    top = max(killed) / 1000 if killed else float("nan")
+    worst = max(worst, top if killed else float("inf"))
+    print(f"kills {column:10} {suite:28} {len(killed):2}/{len(times):2} killed"
+          f"   median {med:6.2f} s   max {top:6.2f} s to the first violation")
+gap = "met" if worst <= 10 and all(None not in t for t in seen.values()) else "NOT met"
+print(f"kills: goal every run killed, max <= 10 s: {gap}")
+PY
+}
+if [ "${BENCH_ONLY:-}" = kills ]; then
+	kills
+	exit 0
+fi
 
 if [ "${BENCH_ONLY:-}" != edit ]; then
 	echo "# the cost of each axis alone (torture ${DURATION} s; BENCH_COLD=1 for an empty cache)"
