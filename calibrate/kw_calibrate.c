@@ -39,6 +39,8 @@
 #define KWC_MARK	"kwc"
 #define kwe_native(on)	do { } while (0)
 #define kwe_thread_exit()	do { } while (0)
+#define kwe_emulation_lost()	false
+#define KWE_THREADS	0
 #endif
 
 /*
@@ -367,9 +369,15 @@ static int kwc_thread(void *arg)
 		kwc_sync(&sense);
 		more = !READ_ONCE(kwc_done);
 	} while (more);
-	/* Each shape's threads are new: their slots go back to the layer. */
+	/*
+	 * Each shape's threads are new: their slots go back to the layer,
+	 * and the real complete() follows, not the layer's, which would
+	 * take a slot again and keep it (the flaky zero of MP+rmb on
+	 * arm64@6.12: by the ninth shape no slot was left, unless new
+	 * threads happened to reuse an old task_struct).
+	 */
 	kwe_thread_exit();
-	complete(&kwc_finished[id]);
+	(complete)(&kwc_finished[id]);
 	return 0;
 }
 
@@ -436,7 +444,12 @@ static int __init kwc_init(void)
 		kwc_weak_of[i] = kwc_weak;
 		pr_info("    # " KWC_MARK ": shape=%s forbidden=%d runs=%lu weak=%lu per_million=%lu\n",
 			s->name, s->forbidden, kwc_runs, kwc_weak, per_million);
-		if (s->forbidden && kwc_weak) {
+		if (IS_ENABLED(KWC_EMULATE) && kwe_emulation_lost()) {
+			/* A shape run outside the layer shows nothing about it. */
+			failed++;
+			pr_info("    not ok %d %s # emulated, yet a thread ran outside the layer: its %d slots were taken\n",
+				i + 1, s->name, KWE_THREADS);
+		} else if (s->forbidden && kwc_weak) {
 			failed++;
 			pr_info("    not ok %d %s # %lu forbidden weak outcomes in %lu runs\n",
 				i + 1, s->name, kwc_weak, kwc_runs);

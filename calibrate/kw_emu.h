@@ -162,6 +162,8 @@ static struct {
 } kwe_steered;
 
 static struct kwe_thread kwe_threads[KWE_THREADS];
+/* Operations done unemulated because every slot was taken: never silent. */
+static atomic_t kwe_unslotted;
 static struct kwe_loc *kwe_locs;
 static DEFINE_RAW_SPINLOCK(kwe_lock);
 static u64 kwe_seq;
@@ -172,6 +174,7 @@ static int kwe_setup(void)
 	kwe_no_wmb = !strcmp(emu_broken, "wmb");
 	kwe_no_rmb = !strcmp(emu_broken, "rmb");
 	kwe_no_mb = !strcmp(emu_broken, "mb");
+	atomic_set(&kwe_unslotted, 0);
 	kwe_locs = vzalloc(KWE_LOCS * sizeof(*kwe_locs));
 	return kwe_locs ? 0 : -ENOMEM;
 }
@@ -206,6 +209,7 @@ static struct kwe_thread *kwe_self(void)
 			return t;
 		}
 	}
+	atomic_inc(&kwe_unslotted);
 	return NULL;
 }
 
@@ -634,6 +638,12 @@ static void kwe_fence_rmb(void)
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
 }
 
+/* Whether some operation ran outside the layer: every slot was taken. */
+static bool __maybe_unused kwe_emulation_lost(void)
+{
+	return atomic_read(&kwe_unslotted) != 0;
+}
+
 /*
  * The calling thread runs on plain hardware until kwe_native(false):
  * for a harness's own synchronisation, which is not under test and must
@@ -658,7 +668,10 @@ static void __maybe_unused kwe_native(bool on)
 /*
  * The calling thread is done with the layer: its stores commit and its
  * slot is free for the next thread.  A thread that never says so keeps
- * its slot, and once all are taken new threads run unemulated.
+ * its slot, and once all are taken new threads run unemulated (counted
+ * in kwe_unslotted).  After it, the thread must call nothing the layer
+ * wraps (complete(), wake_up_process(), a lock): that would take a slot
+ * again, for good.
  */
 static void __maybe_unused kwe_thread_exit(void)
 {
