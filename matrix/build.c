@@ -311,6 +311,10 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	free(calibration);
 	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATED_SUBJECT_HEADER);
 	hash_add_file(h, calibration);
+	/* What runs sparse: an edit of it checks the series again. */
+	free(calibration);
+	calibration = xasprintf("%s/%s", env->repo, SPARSE_WRAPPER);
+	hash_add_file(h, calibration);
 	hash_final(h, out);
 	free(calibration);
 }
@@ -479,9 +483,11 @@ static void check_sparse(struct build *b, const struct build_env *env)
 	if (!in_path(SPARSE)) {
 		write_file_atomic(tmp, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1);
 	} else {
-		int status = make_series_files(b, env, "C=2", "CHECK=" SPARSE, ".o", tmp);
+		char *check = xasprintf("CHECK=%s/%s", env->repo, SPARSE_WRAPPER);
+		int status = make_series_files(b, env, "C=2", check, ".o", tmp);
 		FILE *f = fopen(tmp, "a");
 
+		free(check);
 		/* Whether sparse got through at all: see judge_static(). */
 		if (f) {
 			fprintf(f, SPARSE_STATUS "%d\n", status);

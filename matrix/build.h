@@ -60,6 +60,8 @@ int build_run(struct build *b, const struct build_env *env,
 void build_free(struct build *b);
 
 #define SPARSE		"sparse"
+/* kbuild's CHECK: sparse, with what Debian's cannot parse cut (riscv's -march) */
+#define SPARSE_WRAPPER	"scripts/sparse.sh"
 #define SPARSE_MISSING	"kwmatrix: sparse is not installed (fix: apt-get install sparse)"
 #define SPARSE_STATUS	"kwmatrix: make C=2 exited with "
 
