@@ -116,7 +116,7 @@ int herd7_run(const char *tree, const char *path, struct herd7_record *out,
 	if (!have) {
 		char *first = text ? strndup(text, strcspn(text, "\n")) : NULL;
 
-		*why = xasprintf("herd7 gave no verdict: %s (a herd7 built by hand needs HERDLIB=<its herd/libdir>)",
+		*why = xasprintf("herd7 gave no verdict: %s; a herd7 built by hand needs HERDLIB=<its herd/libdir>",
 				 first && *first ? first : "no output");
 		free(first);
 		free(states);
@@ -181,7 +181,7 @@ int herd7_records_read(const char *path, struct herd7_records *out, char **why)
 	*why = NULL;
 	if (!text)
 		return path_exists(path) ?
-		       (*why = xasprintf("cannot read %s (fix: check its permissions)", path), -1) : 0;
+		       (*why = xasprintf("cannot read %s: check its permissions", path), -1) : 0;
 	for (char *line = text, *next; *line; line = next) {
 		struct herd7_record r;
 		char *nl = strchrnul(line, '\n');
@@ -192,7 +192,8 @@ int herd7_records_read(const char *path, struct herd7_records *out, char **why)
 		if (*line == '#' || !*line)
 			continue;
 		if (record_parse(line, &r)) {
-			*why = xasprintf("%s line %d is not a record of herd7's (fix: git checkout %s, or kwmatrix models --record TREE with herd7 installed)",
+			/* No parentheses: the text is quoted inside some. */
+			*why = xasprintf("%s line %d is not a record of herd7's: git checkout %s, or kwmatrix models --record TREE with herd7 installed",
 					 path, lineno, HERD7_RECORDS);
 			herd7_records_free(out);
 			free(text);

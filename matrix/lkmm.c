@@ -218,7 +218,8 @@ static void herd7_check(const struct lkmm_checker *c, const char *text,
 	} else if (c->records_error) {
 		o->unchecked = xstrdup(c->records_error);
 	} else {
-		o->unchecked = xstrdup("herd7 not installed, and no record of herd7's matches this exact test and model (fix: build herd7 from herdtools7 and put it on PATH)");
+		/* No parentheses: the text is quoted inside some. */
+		o->unchecked = xstrdup("herd7 not installed, and no record of herd7's matches this exact test and model: build herd7 from herdtools7 and put it on PATH");
 	}
 }
 

@@ -92,6 +92,27 @@ static void model_show(const struct lkmm_model *m, struct models_tally *t,
 	}
 }
 
+/*
+ * The records of other trees' models, which --record keeps: those of
+ * this one are what herd7 says now.  0, or -1 if the file is bad.
+ */
+static int records_of_other_models(struct herd7_records *out, const char *lkmm)
+{
+	struct herd7_records old;
+	char *why;
+
+	if (herd7_records_read(HERD7_RECORDS, &old, &why)) {
+		kwm_error("%s", why);
+		free(why);
+		return -1;
+	}
+	for (int i = 0; i < old.n; i++)
+		if (strcmp(old.v[i].lkmm, lkmm))
+			herd7_records_put(out, &old.v[i]);
+	herd7_records_free(&old);
+	return 0;
+}
+
 int cmd_models(int argc, char **argv, const char *cache)
 {
 	struct models_tally t = { .ok = true };
@@ -119,6 +140,11 @@ int cmd_models(int argc, char **argv, const char *cache)
 		return EXIT_BAD_INPUT;
 	}
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+	if (record && records_of_other_models(&records, lkmm)) {
+		free(herd7);
+		free(lkmm);
+		return EXIT_BAD_INPUT;
+	}
 	for (int v = 0; v < kwm_nr_subject_versions; v++) {
 		struct lkmm_model m;
 
@@ -133,7 +159,7 @@ int cmd_models(int argc, char **argv, const char *cache)
 	}
 	ret = !t.ok ? 1 : t.ran ? 0 : EXIT_SKIPPED;
 	if (record && t.ran) {
-		/* Only what this herd7 said now: records of old models go. */
+		/* This model's records are what this herd7 said now. */
 		if (herd7_records_write(HERD7_RECORDS, &records)) {
 			kwm_error("cannot write %s (fix: run from the repository's top folder)",
 				  HERD7_RECORDS);
