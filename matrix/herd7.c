@@ -132,7 +132,7 @@ int herd7_run(const char *tree, const char *path, struct herd7_record *out,
 	out->herd7 = herd7_version();
 	if (!out->herd7)
 		out->herd7 = xstrdup("unknown");
-	out->command = xstrdup("cd tools/memory-model && " HERD7 " " HERD7_ARGS " TEST");
+	out->command = xstrdup(HERD7_COMMAND);
 	free(text);
 	return 0;
 }

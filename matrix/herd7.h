@@ -12,6 +12,8 @@
 
 /* The records' file, under the repository. */
 #define HERD7_RECORDS	"litmus/herd7-verdicts.tsv"
+/* How herd7 is run, as a record names it: in the tree's tools/memory-model. */
+#define HERD7_COMMAND	"cd tools/memory-model && herd7 -conf linux-kernel.cfg TEST"
 
 /* What herd7 said about one test on one model. */
 struct herd7_record {

@@ -55,7 +55,7 @@ static void record_add(struct herd7_records *out, const struct lkmm_outcome *o,
 	struct herd7_record r = {
 		.lkmm = (char *)lkmm, .herd7 = o->herd7, .verdict = o->seen,
 		.states = o->states, .date = (char *)date, .name = o->name,
-		.command = "cd tools/memory-model && herd7 -conf linux-kernel.cfg TEST",
+		.command = HERD7_COMMAND,
 	};
 
 	if (!o->seen || o->from_record)
