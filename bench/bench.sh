@@ -17,6 +17,8 @@
 #   BENCH_ONLY=kills bench/bench.sh    each needed barrier's steered kill,
 #                                      BENCH_KILL_RUNS (20) times per target,
 #                                      beside a make -j2 of something else
+#   BENCH_ONLY=litmus bench/bench.sh   the litmus row: seconds per test,
+#                                      natively and emulated, per target
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
@@ -134,6 +136,40 @@ gap = "met" if worst <= 10 and all(None not in t for t in seen.values()) else "N
 print(f"kills: goal every run killed, max <= 10 s: {gap}")
 PY
 }
+# litmus_costs JSON...: per column, each litmus test's seconds natively and
+# emulated (the module shares -d among its tests: a test takes at least
+# its minimum rounds), and the totals.
+litmus_costs() {
+	python3 - "$@" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    for t in json.load(open(path))["targets"]:
+        rows = t.get("litmus", [])
+        if not rows:
+            continue
+        name = t.get("column", t["target"])
+        total = {"native": 0.0, "emulated": 0.0}
+        for r in rows:
+            cost = []
+            for side in ("native", "emulated"):
+                s = r.get(side)
+                if s and not s["skipped"]:
+                    total[side] += s["seconds"]
+                    cost.append(f"{side} {s['seconds']:5.2f} s ({s['runs']} runs)")
+                else:
+                    cost.append(f"{side}   skipped")
+            print(f"litmus {name:10} {r['test']:52} {'   '.join(cost)}")
+        print(f"litmus {name:10} {len(rows)} tests: native {total['native']:.1f} s, emulated {total['emulated']:.1f} s")
+PY
+}
+
+if [ "${BENCH_ONLY:-}" = litmus ]; then
+	echo "# the litmus row: kwmatrix run -k plain -s litmus,litmus-emu -d $DURATION"
+	"$KWM" run --repo . -r "$work/litmus" -k plain -s litmus,litmus-emu -d "$DURATION" >/dev/null 2>&1 || true
+	litmus_costs "$work"/litmus/*/matrix.json
+	exit 0
+fi
+
 if [ "${BENCH_ONLY:-}" = kills ]; then
 	kills
 	exit 0
@@ -206,6 +242,7 @@ fi
 echo "# the plain kernels, torture ${DURATION} s: kwmatrix run -k plain -d $DURATION"
 "$KWM" run --repo . -r "$work/full" -k plain -d "$DURATION" >/dev/null 2>&1 || true
 summary "$work"/full/*/matrix.json | grep -v " build "
+litmus_costs "$work"/full/*/matrix.json | grep " tests: "
 
 echo "# the oracles on arm64: kwmatrix run -t arm64 -k kcsan,kasan -d $DURATION"
 "$KWM" run --repo . -r "$work/oracles" -t arm64 -k kcsan,kasan -d "$DURATION" >/dev/null 2>&1 || true

@@ -192,6 +192,7 @@ static void kwe_teardown(void)
 	memset(kwe_passes, 0, sizeof(kwe_passes));
 	memset(&kwe_win, 0, sizeof(kwe_win));
 	vfree(kwe_locs);
+	kwe_locs = NULL;
 	memset(kwe_threads, 0, sizeof(kwe_threads));
 }
 
@@ -792,13 +793,18 @@ static void __maybe_unused kwe_smp_rmb(void)
 		kwe_fence_rmb();
 }
 
-/* An RMW, done at once; a buffered store to the same place goes first. */
-static int kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
+/*
+ * An RMW, done at once: adds @i unless the value is @unless (when
+ * @conditional); a buffered store to the same place goes first.  Returns
+ * the old value.
+ */
+static int kwe_atomic_rmw(atomic_t *v, int i, bool conditional, int unless,
+			  bool fenced)
 {
 	struct kwe_thread *t = kwe_self();
 	unsigned long flags;
+	u64 seq = 0;
 	int old;
-	u64 seq;
 
 	if (fenced)
 		kwe_fence_full();
@@ -807,13 +813,25 @@ static int kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
 			kwe_commit(t, j--);
 	raw_spin_lock_irqsave(&kwe_lock, flags);
 	old = (int)kwe_read_mem(&v->counter, sizeof(v->counter));
-	seq = kwe_publish(&v->counter, (u32)(old + i), sizeof(v->counter));
+	if (!conditional || old != unless)
+		seq = kwe_publish(&v->counter, (u32)(old + i), sizeof(v->counter));
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
-	if (t)
+	if (t && seq)
 		*kwe_seen(t, &v->counter) = seq;
 	if (fenced)
 		kwe_fence_full();
-	return old + i;
+	return old;
+}
+
+static int kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
+{
+	return kwe_atomic_rmw(v, i, false, 0, fenced) + i;
+}
+
+/* Fenced either way: stronger than the model asks of a failed one, never weaker. */
+static int __maybe_unused kwe_atomic_add_unless(atomic_t *v, int i, int unless)
+{
+	return kwe_atomic_rmw(v, i, true, unless, true) != unless;
 }
 
 /* The real ones, for a harness that must meet its partner on hardware. */
@@ -856,6 +874,8 @@ static inline int kwe_real_read(const atomic_t *v)
 #define atomic_dec(v)		((void)kwe_atomic_add_return(-1, (v), false))
 #define atomic_inc_return(v)	kwe_atomic_add_return(1, (v), true)
 #define atomic_dec_return(v)	kwe_atomic_add_return(-1, (v), true)
+#undef atomic_add_unless
+#define atomic_add_unless(v, i, u) kwe_atomic_add_unless((v), (i), (u))
 /* Calls out of the instrumented code: full barriers on both sides. */
 #undef spin_lock_irqsave
 #define spin_lock_irqsave(l, f)						\

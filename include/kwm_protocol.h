@@ -45,11 +45,13 @@
 
 /*
  * Lines the test modules print among their KTAP, which the driver reads:
- * the torture's figures (patch 3, lib/kw_worker_torture.c) and each
- * calibration shape's counts (calibrate/kw_calibrate.c).
+ * the torture's figures (patch 3, lib/kw_worker_torture.c), each
+ * calibration shape's counts (calibrate/kw_calibrate.c) and each litmus
+ * test's (calibrate/kw_litmus.h).
  */
 #define KWM_TORTURE_STATS	"# kwt: "
 #define KWM_TORTURE_FIGURES	KWM_TORTURE_STATS "seconds="
 #define KWM_CALIBRATION_SHAPE	"# kwc: shape="
+#define KWM_LITMUS_FIGURES	"# kwl: "
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "build.h"
+#include "litmus.h"
 #include "variants.h"
 
 #include <stdio.h>
@@ -258,12 +259,16 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		xappendf(&list, "file /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n",
 			 (int)(ext - base), base, b->dir, (int)(ext - line), line);
 	}
-	/* The calibration, natively and under emulation (emu/). */
+	/* The calibration and the litmus tests, natively and under emulation (emu/). */
 	xappendf(&list, "file /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
 		 "dir /lib/kw/emu 0755 0 0\n"
-		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n",
+		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n"
+		 "file /lib/kw/%s.ko %s/kwm/litmus/%s.ko 0644 0 0\n"
+		 "file /lib/kw/emu/%s.ko %s/kwm/litmus-emu/%s.ko 0644 0 0\n",
 		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
-		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE);
+		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
+		 LITMUS_MODULE, b->dir, LITMUS_MODULE,
+		 LITMUS_MODULE, b->dir, LITMUS_MODULE);
 	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
 		list_module_family(&list, b->dir, &module_families[f]);
 	if (write_file_atomic(list_path, list, strlen(list))) {
@@ -315,8 +320,15 @@ static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	free(calibration);
 	calibration = xasprintf("%s/%s", env->repo, SPARSE_WRAPPER);
 	hash_add_file(h, calibration);
-	hash_final(h, out);
 	free(calibration);
+	/* The litmus module: its harness and what it was generated into. */
+	calibration = xasprintf("%s/calibrate/%s", env->repo, LITMUS_HARNESS);
+	hash_add_file(h, calibration);
+	free(calibration);
+	calibration = litmus_source(env, NULL);
+	hash_add_str(h, calibration ? calibration : "");
+	free(calibration);
+	hash_final(h, out);
 }
 
 /* The initramfs holds the built modules and the init: both digests. */

@@ -20,6 +20,8 @@ struct build_env {
 	const struct source *src;
 	const struct series *series;
 	int jobs;
+	/* The .litmus files the litmus module runs; none: the tree's and litmus/'s. */
+	const struct strlist *litmus_files;
 };
 
 struct build {

@@ -12,6 +12,7 @@
 #include "checkpatch.h"
 #include "lkmm.h"
 #include "oracles.h"
+#include "suites.h"
 #include "variants.h"
 #include "util.h"
 
@@ -50,6 +51,10 @@ static void collect_guest(struct target_result *tr)
 	parse_console(log ? log : "", (const char *const *)tr->suites.v,
 		      tr->suites.n, &outcome, &tr->console);
 	tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
+	for (int i = 0; i < tr->suites.n; i++)
+		if (suite_find(tr->suites.v[i])->litmus_side)
+			tr->nr_litmus = parse_litmus(log ? log : "", tr->suites.v[i],
+						     &tr->litmus, tr->nr_litmus);
 	tr->oracle_inactive = log && tr->oracle && tr->oracle->inactive &&
 			      strstr(log, tr->oracle->inactive);
 	tr->console_empty = !log || !*log;

@@ -119,6 +119,100 @@ static void heat_map(xmlNodePtr body, json_object *m)
 	}
 }
 
+static json_object *litmus_row(json_object *tr, const char *test)
+{
+	json_object *rows = mj_member(tr, "litmus");
+
+	for (size_t i = 0; i < mj_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+
+		if (mj_string(r, "test") && !strcmp(mj_string(r, "test"), test))
+			return r;
+	}
+	return NULL;
+}
+
+/* "weak/runs" of one side, red where a Never test showed a weak outcome. */
+static void litmus_side_cell(xmlNodePtr row, json_object *side)
+{
+	xmlNodePtr td;
+	char *text;
+
+	if (!side) {
+		add(row, "td", "-");
+		return;
+	}
+	if (mj_string(side, "skipped")) {
+		td = add(row, "td", "skipped");
+		set(td, "class", "SKIP");
+		set(td, "title", mj_string(side, "skipped"));
+		return;
+	}
+	text = xasprintf("%s/%s in %.1f s",
+			 json_object_get_string(mj_member(side, "weak")),
+			 json_object_get_string(mj_member(side, "runs")),
+			 json_object_get_double(mj_member(side, "seconds")));
+	td = add(row, "td", text);
+	free(text);
+	if (json_object_get_boolean(mj_member(side, "forbidden_seen")))
+		set(td, "class", "FAIL");
+}
+
+/* Each litmus test down; per column, weak outcomes native and emulated. */
+static void litmus_table(xmlNodePtr body, json_object *m)
+{
+	json_object *targets = mj_member(m, "targets");
+	struct strlist tests = { 0 };
+	xmlNodePtr table, row;
+
+	for (size_t t = 0; t < mj_length(targets); t++) {
+		json_object *rows = mj_member(json_object_array_get_idx(targets, t), "litmus");
+
+		for (size_t i = 0; i < mj_length(rows); i++) {
+			const char *test = mj_string(json_object_array_get_idx(rows, i), "test");
+
+			if (test && !strlist_has(&tests, test))
+				strlist_add(&tests, test);
+		}
+	}
+	if (!tests.n)
+		return;
+	add(body, "h2", "Litmus tests: weak outcomes/runs, native and emulated");
+	table = add(body, "table", NULL);
+	set(table, "id", "litmus");
+	row = add(table, "tr", NULL);
+	add(row, "th", "test");
+	add(row, "th", "Result:");
+	for (size_t t = 0; t < mj_length(targets); t++) {
+		char *head = xasprintf("%s native", column_of(json_object_array_get_idx(targets, t)));
+
+		add(row, "th", head);
+		free(head);
+		head = xasprintf("%s emulated", column_of(json_object_array_get_idx(targets, t)));
+		add(row, "th", head);
+		free(head);
+	}
+	for (int i = 0; i < tests.n; i++) {
+		const char *result = NULL;
+
+		row = add(table, "tr", NULL);
+		add(row, "th", tests.v[i]);
+		for (size_t t = 0; t < mj_length(targets) && !result; t++) {
+			json_object *r = litmus_row(json_object_array_get_idx(targets, t), tests.v[i]);
+
+			result = r ? mj_string(r, "result") : NULL;
+		}
+		add(row, "td", result ? result : "");
+		for (size_t t = 0; t < mj_length(targets); t++) {
+			json_object *r = litmus_row(json_object_array_get_idx(targets, t), tests.v[i]);
+
+			litmus_side_cell(row, r ? mj_member(r, "native") : NULL);
+			litmus_side_cell(row, r ? mj_member(r, "emulated") : NULL);
+		}
+	}
+	strlist_free(&tests);
+}
+
 /* One row per barrier and version: its verdict, the model, the evidence. */
 static void barrier_verdicts(xmlNodePtr body, json_object *m)
 {
@@ -350,6 +444,7 @@ int html_write(json_object *matrix, const char *path)
 	free(summary);
 	heat_map(body, matrix);
 	barrier_verdicts(body, matrix);
+	litmus_table(body, matrix);
 	plots(body, matrix);
 	details(body, matrix);
 

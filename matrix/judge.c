@@ -208,6 +208,28 @@ static void judge_emulated_survivor(const struct run *run,
  * must do better), and UNOBSERVABLE where it did not, or where the oracle
  * cannot model it: never a pass.
  */
+/*
+ * A kill, where the machine it happened on passed its validation
+ * (@suite->validated_by, if it ran here): a machine that showed what the
+ * memory model forbids proves no barrier necessary.
+ */
+static void set_killed(const struct target_result *tr, struct suite_result *s,
+		       const struct suite *suite, char *why)
+{
+	const struct suite_result *check = suite->validated_by ?
+					   find_cell(tr, suite->validated_by) : NULL;
+
+	if (check && check->status != CELL_PASS) {
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("killed (%s), but on a machine that failed its validation: %s is %s here (%s), so the kill proves nothing",
+				   why, suite->validated_by, cell_status_name(check->status),
+				   check->reason ? check->reason : "no reason given"));
+		free(why);
+	} else {
+		set_cell(s, CELL_KILLED, why);
+	}
+}
+
 static void judge_mutant(const struct run *run, struct target_result *tr,
 			 struct suite_result *s, const struct suite *suite)
 {
@@ -216,11 +238,11 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 	char *why;
 
 	if (s->report.origin == ORIGIN_SUBJECT) {
-		set_cell(s, CELL_KILLED, xasprintf("%s", s->report.title));
+		set_killed(tr, s, suite, xasprintf("%s", s->report.title));
 		return;
 	}
 	if (s->status == CELL_FAIL && (why = first_violation(s, suite->known_finding))) {
-		set_cell(s, CELL_KILLED, why);
+		set_killed(tr, s, suite, why);
 		return;
 	}
 	/* Only the version's own finding fired: the mutant got through. */

@@ -30,6 +30,7 @@
 #include "checkpatch.h"
 #include "exports.h"
 #include "lava.h"
+#include "litmus.h"
 #include "lkmm.h"
 #include "merge.h"
 #include "models.h"
@@ -195,7 +196,8 @@ static int versions_locate(const struct options *o, struct version *versions)
 			return -1;
 		ver->env = (struct build_env){ .cache = o->cache, .repo = o->repo,
 					       .src = &ver->src, .series = &ver->series,
-					       .jobs = o->jobs };
+					       .jobs = o->jobs,
+					       .litmus_files = &o->litmus_files };
 	}
 	return 0;
 }
@@ -547,6 +549,7 @@ static void run_state_free(struct run_state *st)
 		guest_free(&tr->guest);
 		console_result_free(&tr->console);
 		shape_rates_free(tr->rates, tr->nr_rates);
+		litmus_rows_free(tr->litmus, tr->nr_litmus);
 		if (st->frags)
 			fragments_free(&st->frags[i]);
 	}
@@ -615,6 +618,30 @@ static void cmd_list(void)
 		       kwm_suites[i].by_default ? "" : " (not by default)");
 }
 
+/* Each file of kwmatrix litmus parsed now: a bad one is named before any build. */
+static int litmus_files_check(const struct options *o)
+{
+	for (int i = 0; i < o->litmus_files.n; i++) {
+		char *text = read_file(o->litmus_files.v[i], NULL), *error = NULL;
+		struct litmus_test t = { 0 };
+		int ret = -1;
+
+		if (!text)
+			kwm_error("cannot read %s (fix: name a readable .litmus file)",
+				  o->litmus_files.v[i]);
+		else if (litmus_parse(o->litmus_files.v[i], text, &t, &error))
+			kwm_error("%s", error);
+		else
+			ret = 0;
+		litmus_test_free(&t);
+		free(error);
+		free(text);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
 static int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
@@ -658,12 +685,13 @@ int main(int argc, char **argv)
 		free(cache);
 		return ret;
 	}
-	if (strcmp(argv[1], "run")) {
-		kwm_error("unknown command '%s' (fix: kwmatrix run, list, merge or models)",
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "litmus")) {
+		kwm_error("unknown command '%s' (fix: kwmatrix run, litmus, list, merge or models)",
 			  argv[1]);
 		return EXIT_BAD_INPUT;
 	}
-	if (options_parse(argc - 1, argv + 1, &o)) {
+	if ((!strcmp(argv[1], "run") ? options_parse : options_parse_litmus)(argc - 1, argv + 1, &o) ||
+	    litmus_files_check(&o)) {
 		options_free(&o);
 		return EXIT_BAD_INPUT;
 	}

@@ -22,6 +22,9 @@ void options_usage(FILE *out)
 		"       kwmatrix list             show targets, kernels and suites\n"
 		"       kwmatrix merge A.json B.json... -o DIR\n"
 		"                                 combine shards' matrix.json into one\n"
+		"       kwmatrix litmus [options] FILE...\n"
+		"                                 run LKMM litmus tests (.litmus) on the targets,\n"
+		"                                 natively and on the emulated machine\n"
 		"       kwmatrix models TREE      the memory model's verdicts on each barrier\n"
 		"                                 of each version (litmus/path-*.litmus), by\n"
 		"                                 herd7 against TREE/tools/memory-model\n"
@@ -191,7 +194,8 @@ static int options_complete(struct options *o)
 	return 0;
 }
 
-int options_parse(int argc, char **argv, struct options *o)
+/* @files: the arguments after the options are .litmus files (kwmatrix litmus). */
+static int parse(int argc, char **argv, struct options *o, bool files)
 {
 	static const struct option longopts[] = {
 		{ "targets", required_argument, NULL, 't' },
@@ -282,12 +286,42 @@ int options_parse(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	if (optind != argc) {
+	if (files && optind == argc) {
+		kwm_error("no .litmus file given (fix: kwmatrix litmus [options] FILE...)");
+		return -1;
+	}
+	if (!files && optind != argc) {
 		kwm_error("unexpected argument '%s' (fix: see kwmatrix --help)",
 			  argv[optind]);
 		return -1;
 	}
+	for (; optind < argc; optind++) {
+		char *path = realpath(argv[optind], NULL);
+
+		if (!path) {
+			kwm_error("cannot find %s (fix: name an existing .litmus file)",
+				  argv[optind]);
+			return -1;
+		}
+		strlist_add(&o->litmus_files, path);
+		free(path);
+	}
+	/* Only the litmus tests, unless -s says otherwise. */
+	if (files && !o->suites.n)
+		for (int i = 0; i < kwm_nr_suites; i++)
+			if (kwm_suites[i].litmus_side)
+				strlist_add(&o->suites, kwm_suites[i].name);
 	return options_complete(o);
+}
+
+int options_parse(int argc, char **argv, struct options *o)
+{
+	return parse(argc, argv, o, false);
+}
+
+int options_parse_litmus(int argc, char **argv, struct options *o)
+{
+	return parse(argc, argv, o, true);
 }
 
 void options_free(struct options *o)
@@ -296,6 +330,7 @@ void options_free(struct options *o)
 	strlist_free(&o->suites);
 	strlist_free(&o->kernels);
 	strlist_free(&o->versions);
+	strlist_free(&o->litmus_files);
 	free(o->results);
 	free(o->cache);
 	free(o->repo);

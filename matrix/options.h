@@ -18,12 +18,15 @@ struct options {
 	int duration;		/* seconds, for suites that take one */
 	int timeout;		/* seconds; 0: from the target and suites */
 	bool lava;		/* boot through lava-run */
+	struct strlist litmus_files;	/* kwmatrix litmus FILE...: the tests to run */
 };
 
 void options_usage(FILE *out);
 
 /* Fill @o from argv (argv[0] is "run"); -1 after one line naming the fix. */
 int options_parse(int argc, char **argv, struct options *o);
+/* The same for "litmus [options] FILE...": the files, and its suites by default. */
+int options_parse_litmus(int argc, char **argv, struct options *o);
 void options_free(struct options *o);
 
 #endif

@@ -9,6 +9,7 @@
 #include "util.h"
 #include "kwm_protocol.h"
 
+
 static const char *const status_names[] = {
 	[CELL_PASS] = "PASS",
 	[CELL_SKIP] = "SKIP",
@@ -231,6 +232,90 @@ void console_result_free(struct console_result *res)
 	}
 	free(res->suites);
 	memset(res, 0, sizeof(*res));
+}
+
+const char *const litmus_side_names[LITMUS_SIDES] = { "native", "emulated" };
+
+/* The first line of @log that is @mark then @name, whole; NULL if none. */
+static const char *marker_line(const char *log, const char *mark, const char *name)
+{
+	for (const char *p = log; (p = strstr(p, mark)); p++) {
+		const char *n = p + strlen(mark);
+
+		/* A console may end its lines with "\r\n". */
+		if (!strncmp(n, name, strlen(name)) && strchr("\r\n", n[strlen(name)]))
+			return p;
+	}
+	return NULL;
+}
+
+/* @name's section of @log: from its start marker to its end, or NULL. */
+static const char *suite_section(const char *log, const char *name, size_t *len)
+{
+	const char *p = marker_line(log, KWM_MARK_SUITE, name), *q;
+
+	if (p) {
+		p += strcspn(p, "\n");
+		q = marker_line(p, KWM_MARK_SUITE_END, name);
+		*len = q ? (size_t)(q - p) : strlen(p);
+	}
+	return p;
+}
+
+static struct litmus_row *litmus_row_of(struct litmus_row **rows, int *nr,
+					const char *test, const char *result)
+{
+	for (int i = 0; i < *nr; i++)
+		if (!strcmp((*rows)[i].test, test))
+			return &(*rows)[i];
+	*rows = xrealloc(*rows, (*nr + 1) * sizeof(**rows));
+	memset(&(*rows)[*nr], 0, sizeof(**rows));
+	(*rows)[*nr].test = xstrdup(test);
+	(*rows)[*nr].result = xstrdup(result);
+	return &(*rows)[(*nr)++];
+}
+
+int parse_litmus(const char *log, const char *suite, struct litmus_row **rows, int nr)
+{
+	size_t len = 0;
+	const char *p = suite_section(log, suite, &len), *end = p ? p + len : NULL;
+
+	while (p && (p = strstr(p, KWM_LITMUS_FIGURES)) && p < end) {
+		char mode[16], test[256], result[32];
+		struct litmus_side s = { .seen = true };
+		const char *skip, *nl = strchrnul(p, '\n');
+		int side;
+
+		if (sscanf(p, KWM_LITMUS_FIGURES "mode=%15s test=%255s result=%31s runs=%lu weak=%lu ms=%u",
+			   mode, test, result, &s.runs, &s.weak, &s.ms) == 6) {
+			for (side = 0; side < LITMUS_SIDES && strcmp(mode, litmus_side_names[side]); side++)
+				;
+			skip = strstr(p, " skip=");
+			if (skip && skip < nl)
+				s.skip = strndup(skip + 6, nl - skip - 6);
+			if (side < LITMUS_SIDES) {
+				struct litmus_row *r = litmus_row_of(rows, &nr, test, result);
+
+				free(r->side[side].skip);
+				r->side[side] = s;
+			} else {
+				free(s.skip);
+			}
+		}
+		p = nl;
+	}
+	return nr;
+}
+
+void litmus_rows_free(struct litmus_row *rows, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		free(rows[i].test);
+		free(rows[i].result);
+		for (int s = 0; s < LITMUS_SIDES; s++)
+			free(rows[i].side[s].skip);
+	}
+	free(rows);
 }
 
 int parse_calibration(const char *log, struct shape_rate **rates)

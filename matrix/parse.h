@@ -76,6 +76,27 @@ struct shape_rate {
 	unsigned long runs, weak, per_million;
 };
 
+/*
+ * One litmus test's figures, natively and emulated: from "# kwl: mode=
+ * test= result= runs= weak= ms= [skip=...]" lines (calibrate/kw_litmus.h).
+ */
+enum { LITMUS_NATIVE, LITMUS_EMULATED, LITMUS_SIDES };
+extern const char *const litmus_side_names[LITMUS_SIDES];
+
+struct litmus_row {
+	char *test, *result;
+	struct litmus_side {
+		bool seen;
+		unsigned long runs, weak;
+		unsigned int ms;
+		char *skip;		/* why it did not run, or NULL */
+	} side[LITMUS_SIDES];
+};
+
+/* Add the figures of suite @suite's section of @log to *@rows; the new count. */
+int parse_litmus(const char *log, const char *suite, struct litmus_row **rows, int nr);
+void litmus_rows_free(struct litmus_row *rows, int nr);
+
 /* Every calibration figure in @log; returns how many (*rates: free). */
 int parse_calibration(const char *log, struct shape_rate **rates);
 void shape_rates_free(struct shape_rate *rates, int nr);

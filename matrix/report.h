@@ -41,6 +41,8 @@ struct target_result {
 	struct console_result console;
 	struct shape_rate *rates;	/* calibration figures */
 	int nr_rates;
+	struct litmus_row *litmus;	/* the litmus tests' figures */
+	int nr_litmus;
 	/* Read by the collect stage, for the judge: */
 	bool console_empty;		/* the guest wrote nothing */
 	char *qemu_text;		/* then QEMU's own log */
@@ -67,6 +69,11 @@ struct run {
 	struct barrier_verdict *verdicts;	/* per version, then barrier */
 	int nr_verdicts;
 };
+
+/* A "Never" litmus test with a weak outcome on @side (LITMUS_NATIVE...). */
+bool litmus_side_forbidden(const struct litmus_row *r, int side);
+/* The litmus tests' table on the terminal, if any ran. */
+void report_print_litmus(const struct run *run, FILE *out);
 
 /*
  * The memory model's verdicts on each barrier of each version (herd7,

@@ -89,6 +89,37 @@ static const char *relative(const struct run *run, const char *path)
 	return path;
 }
 
+/* Each litmus test: its Result:, and per side its runs, weak outcomes, time. */
+static json_object *litmus_json(const struct target_result *tr)
+{
+	json_object *rows = json_object_new_array();
+
+	for (int i = 0; i < tr->nr_litmus; i++) {
+		const struct litmus_row *r = &tr->litmus[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "test", jstr(r->test));
+		json_object_object_add(o, "result", jstr(r->result));
+		for (int side = 0; side < LITMUS_SIDES; side++) {
+			const struct litmus_side *s = &r->side[side];
+			json_object *so;
+
+			if (!s->seen)
+				continue;
+			so = json_object_new_object();
+			json_object_object_add(so, "runs", json_object_new_int64(s->runs));
+			json_object_object_add(so, "weak", json_object_new_int64(s->weak));
+			json_object_object_add(so, "seconds", json_object_new_double(s->ms / 1000.0));
+			json_object_object_add(so, "skipped", s->skip ? jstr(s->skip) : NULL);
+			json_object_object_add(so, "forbidden_seen",
+					       json_object_new_boolean(litmus_side_forbidden(r, side)));
+			json_object_object_add(o, litmus_side_names[side], so);
+		}
+		json_object_array_add(rows, o);
+	}
+	return rows;
+}
+
 static json_object *target_json(const struct run *run,
 				const struct target_result *tr)
 {
@@ -154,6 +185,7 @@ static json_object *target_json(const struct run *run,
 		json_object_array_add(cells, o);
 	}
 	json_object_object_add(t, "calibration", cells);
+	json_object_object_add(t, "litmus", litmus_json(tr));
 	return t;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "suites.h"
 
+#include "parse.h"
+
 #include <string.h>
 
 const struct suite kwm_suites[] = {
@@ -76,6 +78,57 @@ const struct suite kwm_suites[] = {
 		.kernels = "plain",
 		.by_default = true,
 	},
+	{
+		/*
+		 * The memory model's own litmus tests (the tree's and
+		 * litmus/'s, or kwmatrix litmus FILE...), run as klitmus7
+		 * runs them: a "Never" test with a weak outcome fails.
+		 */
+		.name = "litmus",
+		.kind = SUITE_KTAP,
+		.modules = "kw_litmus",
+		.seconds = 60,
+		.duration_module = "kw_litmus",
+		.litmus_side = 1 + LITMUS_NATIVE,
+		.kernels = "plain",
+		.by_default = true,
+	},
+	{
+		/*
+		 * The same tests on the emulated machine: the proof, by tests
+		 * nobody here wrote, that its kills come from executions the
+		 * memory model allows.
+		 */
+		.name = "litmus-emu",
+		.kind = SUITE_KTAP,
+		.modules = "emu/kw_litmus",
+		.seconds = 60,
+		.duration_module = "kw_litmus",
+		.litmus_side = 1 + LITMUS_EMULATED,
+		.kernels = "plain",
+		.by_default = true,
+	},
+/*
+ * And the test of that test: with a barrier made a no-op, a "Never" test
+ * that needs it must show weak outcomes, and the cell catch it.
+ */
+#define LITMUS_DETECTOR(barrier, test)					\
+	{								\
+		.name = "detector-litmus-emu-no-" barrier,		\
+		.kind = SUITE_DETECTOR,					\
+		.modules = "emu/kw_litmus",				\
+		.seconds = 60,						\
+		.duration_module = "kw_litmus",				\
+		.must_fire = test,					\
+		.own_params = "kw_litmus.emu_broken=" barrier		\
+			      ",kw_litmus.only=" test,			\
+		.kernels = "plain",					\
+		.by_default = true,					\
+	}
+	LITMUS_DETECTOR("wmb", "MP+fencewmbonceonce+fencermbonceonce"),
+	LITMUS_DETECTOR("rmb", "MP+fencewmbonceonce+fencermbonceonce"),
+	LITMUS_DETECTOR("mb", "SB+fencembonceonces"),
+#undef LITMUS_DETECTOR
 	{
 		.name = "torture",
 		.kind = SUITE_KTAP,
@@ -188,6 +241,8 @@ const struct suite kwm_suites[] = {
 		.known_finding = finding,				\
 		.calibrated_by = "calibrate-emu",			\
 		.emulated = true,					\
+		/* Its kills stand only on a machine the litmus tests passed. */ \
+		.validated_by = "litmus-emu",				\
 		.params = EMULATED_WINDOWS,				\
 		.hunt_seconds = EMULATED_HUNT_SECONDS,		\
 		.own_params = "kw_worker_emu.emu_direct=" tag hunt_past, \

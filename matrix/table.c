@@ -82,11 +82,17 @@ static void put_cell(FILE *out, const char *text, int status)
 static bool print_cells(const struct run *run, FILE *out)
 {
 	bool all_pass = run->complete;
+	int width = 24;
 
-	fprintf(out, "\n%-24s", "");
+	/* The suites' names fit, however long. */
+	for (int i = 0; i < run->nr_suites; i++)
+		if ((int)strlen(run->suites[i]) + 1 > width)
+			width = strlen(run->suites[i]) + 1;
+
+	fprintf(out, "\n%-*s", width, "");
 	for (int t = 0; t < run->nr_targets; t++)
 		fprintf(out, " %-16s", run->targets[t].build.name);
-	fprintf(out, "\n%-24s", "build");
+	fprintf(out, "\n%-*s", width, "build");
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct target_result *tr = &run->targets[t];
 
@@ -95,7 +101,7 @@ static bool print_cells(const struct run *run, FILE *out)
 			 tr->unavailable ? CELL_UNOBSERVABLE : tr->build_ok ? CELL_PASS :
 			 CELL_ERROR);
 	}
-	fprintf(out, "\n%-24s", "boot");
+	fprintf(out, "\n%-*s", width, "boot");
 	for (int t = 0; t < run->nr_targets; t++) {
 		const struct guest *g = &run->targets[t].guest;
 		char boot[24] = "-";
@@ -115,7 +121,7 @@ static bool print_cells(const struct run *run, FILE *out)
 		/* Asked for, but on none of these kernels. */
 		if (!anywhere)
 			continue;
-		fprintf(out, "%-24s", run->suites[i]);
+		fprintf(out, "%-*s", width, run->suites[i]);
 		for (int t = 0; t < run->nr_targets; t++) {
 			const struct suite_result *s = find_cell(&run->targets[t],
 								 run->suites[i]);
@@ -199,6 +205,7 @@ bool report_print_table(const struct run *run, FILE *out)
 				tr->rates[i].forbidden ? "(forbidden)" : "");
 		fputc('\n', out);
 	}
+	report_print_litmus(run, out);
 	fprintf(out, "\nresults: %s/matrix.json%s\n", run->dir,
 		run->complete ? "" : " (incomplete: the run was interrupted)");
 	return all_pass;

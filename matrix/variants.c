@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "litmus.h"
 
 const char *const kwm_barrier_tags[] = {
 	"worker-b0", "worker-b1", "flush-b0", "flush-b1",
@@ -637,6 +638,57 @@ static int stage_calibration(struct build *b, struct strlist *stale,
 	return ret;
 }
 
+char *litmus_source(const struct build_env *env, char **error)
+{
+	const struct strlist *files = env->litmus_files;
+	struct litmus_test *tests;
+	char *why = NULL, *source = NULL;
+	int n;
+
+	if (!litmus_collect(env->src->tree, env->repo,
+			    files && files->n ? files->v : NULL,
+			    files ? files->n : 0, &tests, &n, &why)) {
+		source = litmus_module_source(tests, n);
+		litmus_tests_free(tests, n);
+	}
+	if (error)
+		*error = why;
+	else
+		free(why);
+	return source;
+}
+
+/* The litmus tests, natively in kwm/litmus and under emulation in kwm/litmus-emu. */
+static int stage_litmus(struct build *b, struct strlist *stale,
+			const struct build_env *env)
+{
+	static const char *const headers[] = { EMULATION_HEADER, LITMUS_HARNESS, NULL };
+	char *native = xasprintf("%s/kwm/litmus", b->dir);
+	char *emulated = xasprintf("%s/kwm/litmus-emu", b->dir);
+	char *why = NULL, *text = litmus_source(env, &why);
+	bool changed = false;
+	int ret = -1;
+
+	if (!text)
+		b->error = xasprintf("%s: %s", b->name, why);
+	else if (copy_header(env->repo, native, LITMUS_HARNESS, &changed) ||
+		 stage_module(b, stale, native, LITMUS_MODULE, text) ||
+		 stage_emulated(b, stale, emulated, LITMUS_MODULE, text,
+				env->repo, headers))
+		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+				     b->name, b->dir);
+	else
+		ret = 0;
+	/* A harness edit rebuilds the module, though its .c is the same. */
+	if (!ret && changed && !strlist_has(stale, native))
+		strlist_add(stale, native);
+	free(why);
+	free(text);
+	free(emulated);
+	free(native);
+	return ret;
+}
+
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
@@ -672,7 +724,8 @@ int variants_build(struct build *b, const struct build_env *env)
 	/* Each stage sets b->error when it fails. */
 	if (variants_stage_mutants(b, &stale, root, subject, seed) ||
 	    stage_emulated_tortures(b, &stale, env, subject, seed) ||
-	    stage_calibration(b, &stale, env))
+	    stage_calibration(b, &stale, env) ||
+	    stage_litmus(b, &stale, env))
 		goto out;
 	ret = make_modules(b, &stale);
 out:

@@ -72,6 +72,13 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed);
 
 #define CALIBRATION_MODULE	"kw_calibrate"
+
+/*
+ * The litmus module's C for @env (its files, or its tree's and the
+ * repository's tests): NULL with *@error set (if not NULL) on a file
+ * that cannot be read or parsed.
+ */
+char *litmus_source(const struct build_env *env, char **error);
 /* The weakly ordered machine in software that emu/ modules are built with. */
 #define EMULATION_HEADER	"kw_emu.h"
 

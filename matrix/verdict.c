@@ -88,6 +88,12 @@ static char *unkilled_evidence(const struct barrier_verdict *v,
 	for (int i = 0; i < n; i++)
 		xappendf(&out, "%s %s %s", i ? "," : "", seen[i].column,
 			 cell_status_name(seen[i].status));
+	/* Why one was left undecided: a machine that failed its validation, say. */
+	for (int i = 0; i < n; i++)
+		if (seen[i].status == CELL_UNDECIDED && seen[i].reason) {
+			xappendf(&out, " (%s: %s)", seen[i].column, seen[i].reason);
+			break;
+		}
 	return out;
 }
 

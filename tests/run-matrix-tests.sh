@@ -158,6 +158,11 @@ EXPECT = {
     "calibrate-emu": [("PASS", None)],
     "detector-emu-no-wmb": [("KILLED", r"^MP\+wmb\+rmb: \d+ forbidden weak outcomes")],
     "detector-emu-uncovered-worker-b0": [("KILLED", r"^visibility: ")],
+    "litmus": [("PASS", None)],
+    "litmus-emu": [("PASS", None)],
+    "detector-litmus-emu-no-wmb": [("KILLED", r"^MP\+fencewmbonceonce\+fencermbonceonce: Never, yet \d+ weak outcomes")],
+    "detector-litmus-emu-no-rmb": [("KILLED", r"^MP\+fencewmbonceonce\+fencermbonceonce: Never, yet \d+ weak outcomes")],
+    "detector-litmus-emu-no-mb": [("KILLED", r"^SB\+fencembonceonces: Never, yet \d+ weak outcomes")],
     "torture": RUNS_CLEAN,
     "torture-emu": RUNS_CLEAN,
     "torture-free": RUNS_CLEAN,
@@ -254,8 +259,36 @@ real_matrix() {
 	cp -r "$work"/matrix/* "$work/shards/$shards/" 2>/dev/null
 }
 
+# litmus_bars JSON: on every column that ran them, at least 30 of the
+# kernel's own litmus tests ran natively and emulated, and no Never test
+# showed a weak outcome on either side.
+litmus_bars() {
+	python3 - "$1" litmus/*.litmus <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+ours = {open(f).readline().split()[1] for f in sys.argv[2:]}
+ok = True
+for t in m["targets"]:
+    rows = t.get("litmus", [])
+    if not rows:
+        continue
+    both = [r for r in rows if r["test"] not in ours and
+            all(side in r and not r[side]["skipped"] for side in ("native", "emulated"))]
+    bad = [(r["test"], side) for r in rows for side in ("native", "emulated")
+           if side in r and r[side]["forbidden_seen"]]
+    print(f"     {t['column']}: {len(both)} of the kernel's tests ran natively and emulated; Never with weak outcomes: {bad or 'none'}")
+    ok &= len(both) >= 30 and not bad
+sys.exit(0 if ok else 1)
+PY
+}
+
 # The plain kernels of every target; the oracles on one (all nightly).
 real_matrix "every target" -k plain
+if litmus_bars "$(ls "$work"/matrix/*/matrix.json | head -1)"; then
+	ok "litmus: 30 or more of the kernel's tests on every target, natively and emulated, none forbidden seen"
+else
+	bad "litmus: 30 or more of the kernel's tests on every target, natively and emulated, none forbidden seen"
+fi
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
 # Their detectors hunt: each suite ends at its oracle's first report on
 # the subject, long before the oracle's hunt_seconds.

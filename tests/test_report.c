@@ -441,6 +441,41 @@ static void emulated_survivor_on_an_unchecked_header(void **state)
 	free_run(&run, &tr);
 }
 
+/*
+ * A kill on the emulated machine stands only where the machine passed the
+ * memory model's own litmus tests: where a Never test showed a weak
+ * outcome, the kill is UNDECIDED and says why, and with the litmus
+ * tests passed it is KILLED.
+ */
+static void kills_need_a_validated_machine(void **state)
+{
+	static const char *const v[] = { "litmus-emu", "mutant-emu-worker-b1" };
+	static const char *const mutant =
+		"# kwm-suite: mutant-emu-worker-b1\n    not ok 1 liveness # 1 violations\n"
+		"not ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-worker-b1\n# kwm-done\n";
+	static const char *const litmus[] = {
+		"    not ok 1 SB+fencembonceonces # Never, yet 3 weak outcomes in 512 runs (emulated)\nnot ok 1 kw_litmus\n",
+		"    ok 1 SB+fencembonceonces # Never: 0 weak in 512 runs (emulated)\nok 1 kw_litmus\n",
+	};
+	static const enum cell_status want[] = { CELL_UNDECIDED, CELL_KILLED };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char *log = xasprintf("# kwm: init started\n# kwm-suite: litmus-emu\n%s"
+				      "# kwm-suite-end: litmus-emu\n%s", litmus[i], mutant);
+		struct target_result tr;
+		struct run run;
+
+		judge_log(&run, &tr, log, v, 2);
+		assert_int_equal(tr.console.suites[1].status, want[i]);
+		if (want[i] == CELL_UNDECIDED)
+			assert_non_null(strstr(tr.console.suites[1].reason,
+						"failed its validation: litmus-emu is FAIL"));
+		free_run(&run, &tr);
+		free(log);
+	}
+}
+
 /* torture-seed is XFAIL only when its finding's own check fired. */
 static void known_finding_only_by_its_check(void **state)
 {
@@ -707,6 +742,7 @@ int main(void)
 		cmocka_unit_test(covered_mutants_and_verdicts),
 		cmocka_unit_test(nothing_covered_on_an_unchecked_header),
 		cmocka_unit_test(emulated_survivor_on_an_unchecked_header),
+		cmocka_unit_test(kills_need_a_validated_machine),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's C: per test, a struct of its variables (each on a cache
+ * line of its own, as klitmus7 lays them out) with its registers after
+ * them, a function per thread, its initial state and its exists clause;
+ * then the table calibrate/kw_litmus.h runs.  A test the emulated
+ * machine cannot run is compiled only natively.
+ */
+#define _GNU_SOURCE
+#include "litmus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static char *c_string(const char *s)
+{
+	char *out = xstrdup("\"");
+
+	for (; *s; s++)
+		xappendf(&out, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+	xappendf(&out, "\"");
+	return out;
+}
+
+static int nr_regs(const struct litmus_test *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nr_threads; i++)
+		n += t->threads[i].nr_regs;
+	return n;
+}
+
+static void emit_struct(char **out, const struct litmus_test *t, int id)
+{
+	xappendf(out, "struct kwl_t%d {\n", id);
+	for (int i = 0; i < t->nr_vars; i++) {
+		const struct litmus_var *v = &t->vars[i];
+		bool pointer = v->type[strlen(v->type) - 1] == '*';
+
+		xappendf(out, "\t%s%s%s ____cacheline_aligned;\n", v->type,
+			 pointer ? "" : " ", v->name);
+	}
+	/* At least one: a test may have no registers (exists on variables). */
+	xappendf(out, "\tlong kwl_out[%d] ____cacheline_aligned;\n};\n\n",
+		 nr_regs(t) ? nr_regs(t) : 1);
+}
+
+static void emit_init(char **out, const struct litmus_test *t, int id)
+{
+	xappendf(out, "static void kwl_t%d_init(void *kwl_p)\n{\n"
+		 "\tstruct kwl_t%d *kwl_in = kwl_p;\n\n"
+		 "\tmemset(kwl_in->kwl_out, 0, sizeof(kwl_in->kwl_out));\n", id, id);
+	/* Every variable written, so that the emulated machine has its history. */
+	for (int i = 0; i < t->nr_vars; i++) {
+		const struct litmus_var *v = &t->vars[i];
+		const char *init = v->init ? v->init : "0";
+
+		if (!strcmp(v->type, "spinlock_t"))
+			xappendf(out, "\tspin_lock_init(&kwl_in->%s);\n", v->name);
+		else if (!strcmp(v->type, "atomic_t"))
+			xappendf(out, "\tatomic_set(&kwl_in->%s, %s);\n", v->name, init);
+		else if (!strcmp(v->type, "int *") && !v->init)
+			xappendf(out, "\tWRITE_ONCE(kwl_in->%s, NULL);\n", v->name);
+		else
+			xappendf(out, "\tWRITE_ONCE(kwl_in->%s, %s);\n", v->name, init);
+	}
+	xappendf(out, "}\n\n");
+}
+
+static void emit_thread(char **out, const struct litmus_test *t, int id, int nr,
+			int first_reg)
+{
+	const struct litmus_thread *th = &t->threads[nr];
+	char *params = xstrdup(th->params), *save = NULL;
+
+	xappendf(out, "static void kwl_t%d_p%d(void *kwl_p)\n{\n"
+		 "\tstruct kwl_t%d *kwl_in = kwl_p;\n", id, nr, id);
+	for (char *p = strtok_r(params, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char *name = p + strlen(p);
+
+		while (name > p && name[-1] == ' ')
+			*--name = '\0';
+		while (name > p && name[-1] != '*' && name[-1] != ' ')
+			name--;
+		xappendf(out, "\t%s __maybe_unused = &kwl_in->%s;\n",
+			 p + strspn(p, " \t\n"), name);
+	}
+	free(params);
+	xappendf(out, "\n\t{\n%s\n", th->body);
+	for (int r = 0; r < th->nr_regs; r++)
+		xappendf(out, "\tkwl_in->kwl_out[%d] = (long)%s%s;\n", first_reg + r,
+			 th->regs[r].pointer ? "(uintptr_t)" : "", th->regs[r].name);
+	xappendf(out, "\t}\n}\n\n");
+}
+
+static void emit_exists(char **out, const struct litmus_test *t, int id)
+{
+	xappendf(out, "static bool kwl_t%d_exists(const void *kwl_p)\n{\n"
+		 "\tconst struct kwl_t%d *kwl_in = kwl_p;\n\n"
+		 "\treturn %s;\n}\n\n", id, id, t->exists);
+}
+
+static void emit_functions(char **out, const struct litmus_test *t, int id)
+{
+	int first_reg = 0;
+
+	xappendf(out, "/* %s */\n", t->path);
+	if (t->skip_emulated)
+		xappendf(out, "#ifndef KWC_EMULATE\n");
+	emit_struct(out, t, id);
+	emit_init(out, t, id);
+	for (int i = 0; i < t->nr_threads; i++) {
+		emit_thread(out, t, id, i, first_reg);
+		first_reg += t->threads[i].nr_regs;
+	}
+	emit_exists(out, t, id);
+	if (t->skip_emulated)
+		xappendf(out, "#endif\n\n");
+}
+
+static void emit_row(char **out, const struct litmus_test *t, int id)
+{
+	char *name = c_string(t->name);
+	char *result = c_string(t->result ? t->result : "");
+	char *skip = c_string(t->skip ? t->skip :
+			      t->skip_emulated ? t->skip_emulated : "");
+
+	xappendf(out, "\t{\n\t\t.name = %s,\n\t\t.result = %s,\n", name, result);
+	if (t->skip) {
+		xappendf(out, "\t\t.skip = %s,\n\t},\n", skip);
+		goto out;
+	}
+	if (t->skip_emulated)
+		xappendf(out, "#ifdef KWC_EMULATE\n\t\t.skip = %s,\n#else\n", skip);
+	xappendf(out, "\t\t.threads = %d,\n\t\t.size = sizeof(struct kwl_t%d),\n"
+		 "\t\t.instances = %d,\n"
+		 "\t\t.init = kwl_t%d_init,\n\t\t.exists = kwl_t%d_exists,\n\t\t.p = {",
+		 t->nr_threads, id, t->slow ? 8 : 0, id, id);
+	for (int i = 0; i < t->nr_threads; i++)
+		xappendf(out, "%s kwl_t%d_p%d", i ? "," : "", id, i);
+	xappendf(out, " },\n");
+	if (t->skip_emulated)
+		xappendf(out, "#endif\n");
+	xappendf(out, "\t},\n");
+out:
+	free(name);
+	free(result);
+	free(skip);
+}
+
+char *litmus_module_source(const struct litmus_test *tests, int n)
+{
+	char *out = xstrdup("// SPDX-License-Identifier: GPL-2.0\n"
+			    "/* Generated by kwmatrix (matrix/litmus_emit.c) from the tests named below. */\n"
+			    "#include \"" LITMUS_HARNESS "\"\n\n");
+
+	for (int i = 0; i < n; i++)
+		if (!tests[i].skip)
+			emit_functions(&out, &tests[i], i);
+	xappendf(&out, "static const struct kwl_test kwl_tests[] = {\n");
+	for (int i = 0; i < n; i++)
+		emit_row(&out, &tests[i], i);
+	xappendf(&out, "};\n\nKWL_MODULE(kwl_tests);\n");
+	return out;
+}
