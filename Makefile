@@ -52,7 +52,8 @@ checkpatch: deps
 
 # Every stage runs to its end; the summary lists each, litmus as SKIPPED
 # where herd7 is missing.
-check: deps
+check:
+	@scripts/deps.sh check
 	@$(MAKE) --no-print-directory $(TESTS) $(OUT)/kwmatrix $(OUT)/kwmatrix-san
 	@tests/check.sh $(OUT)/kwmatrix-san
 
