@@ -152,7 +152,7 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
 }
 
-static const struct suite_result *find_cell(const struct target_result *tr,
+const struct suite_result *report_find_cell(const struct target_result *tr,
 					    const char *name)
 {
 	for (int i = 0; i < tr->console.nr_suites; i++)
@@ -170,7 +170,7 @@ static void judge_emulated_survivor(const struct run *run,
 				    const struct target_result *tr,
 				    struct suite_result *s, const struct suite *suite)
 {
-	const struct suite_result *machine = find_cell(tr, suite->calibrated_by);
+	const struct suite_result *machine = report_find_cell(tr, suite->calibrated_by);
 	const struct lkmm_barrier *model = lkmm_find(run->models, suite->subject,
 						     suite->mutant_of);
 	char *why;
@@ -217,7 +217,7 @@ static void set_killed(const struct target_result *tr, struct suite_result *s,
 		       const struct suite *suite, char *why)
 {
 	const struct suite_result *check = suite->validated_by ?
-					   find_cell(tr, suite->validated_by) : NULL;
+					   report_find_cell(tr, suite->validated_by) : NULL;
 
 	if (check && check->status != CELL_PASS) {
 		set_cell(s, CELL_UNDECIDED,

@@ -677,9 +677,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "models")) {
-		const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
-		char *cache = env_cache && *env_cache ? xstrdup(env_cache) :
-			      xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
+		char *cache = options_default_cache();
 
 		ret = cmd_models(argc - 1, argv + 1, cache);
 		free(cache);

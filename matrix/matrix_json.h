@@ -6,6 +6,9 @@
 #include <json-c/json.h>
 #include <stddef.h>
 
+/* matrix.json's "format": a reader refuses any other. */
+#define MATRIX_JSON_FORMAT	"kwmatrix-1"
+
 /* @o's member @key, or NULL. */
 json_object *mj_member(json_object *o, const char *key);
 /* @o's string member @key, or NULL if missing or not a string. */

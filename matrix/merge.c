@@ -129,7 +129,7 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 		char *dir, *cmd;
 
 		if (!m || !json_object_is_type(m, json_type_object) ||
-		    strcmp(text_of(m, "format"), "kwmatrix-1")) {
+		    strcmp(text_of(m, "format"), MATRIX_JSON_FORMAT)) {
 			kwm_error("%s: not a kwmatrix matrix.json (fix: pass results/<run>/matrix.json files)",
 				  inputs[i]);
 			json_object_put(m);

@@ -194,6 +194,14 @@ static int options_complete(struct options *o)
 	return 0;
 }
 
+char *options_default_cache(void)
+{
+	const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
+
+	return env_cache && *env_cache ? xstrdup(env_cache) :
+	       xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
+}
+
 /* @files: the arguments after the options are .litmus files (kwmatrix litmus). */
 static int parse(int argc, char **argv, struct options *o, bool files)
 {
@@ -213,7 +221,6 @@ static int parse(int argc, char **argv, struct options *o, bool files)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *home = getenv("HOME"), *env_cache = getenv("KWMATRIX_CACHE");
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
@@ -222,8 +229,7 @@ static int parse(int argc, char **argv, struct options *o, bool files)
 	o->duration = 10;
 	o->results = xstrdup("results");
 	o->repo = xstrdup(".");
-	o->cache = env_cache && *env_cache ? xstrdup(env_cache) :
-		   xasprintf("%s/.cache/kwmatrix", home ? home : "/tmp");
+	o->cache = options_default_cache();
 
 	while ((c = getopt_long(argc, argv, "t:s:k:V:r:c:p:R:j:d:T:Lh", longopts,
 				NULL)) != -1) {

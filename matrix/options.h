@@ -22,6 +22,8 @@ struct options {
 };
 
 void options_usage(FILE *out);
+/* $KWMATRIX_CACHE, or ~/.cache/kwmatrix (free it). */
+char *options_default_cache(void);
 
 /* Fill @o from argv (argv[0] is "run"); -1 after one line naming the fix. */
 int options_parse(int argc, char **argv, struct options *o);

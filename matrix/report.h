@@ -70,6 +70,10 @@ struct run {
 	int nr_verdicts;
 };
 
+/* @tr's cell of suite @name, or NULL if it did not run there. */
+const struct suite_result *report_find_cell(const struct target_result *tr,
+					    const char *name);
+
 /* A "Never" litmus test with a weak outcome on @side (LITMUS_NATIVE...). */
 bool litmus_side_forbidden(const struct litmus_row *r, int side);
 /* The litmus tests' table on the terminal, if any ran. */

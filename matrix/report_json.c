@@ -44,6 +44,8 @@ static json_object *cell_json(const struct suite_result *s)
 
 	json_object_object_add(c, "suite", jstr(s->name));
 	json_object_object_add(c, "status", jstr(cell_status_name(s->status)));
+	/* Whether it keeps the run green: readers need not know the statuses. */
+	json_object_object_add(c, "green", json_object_new_boolean(cell_status_ok(s->status)));
 	json_object_object_add(c, "reason", jstr(s->reason));
 	counts = json_object_new_object();
 	json_object_object_add(counts, "passed", json_object_new_int(s->counts.passed));
@@ -195,7 +197,7 @@ int report_write_json(const struct run *run)
 	char *path = xasprintf("%s/matrix.json", run->dir);
 	int ret;
 
-	json_object_object_add(root, "format", jstr("kwmatrix-1"));
+	json_object_object_add(root, "format", jstr(MATRIX_JSON_FORMAT));
 	json_object_object_add(root, "run_id", jstr(run->id));
 	json_object_object_add(root, "complete", json_object_new_boolean(run->complete));
 	json_object_object_add(root, "started", jstr(run->started_utc));

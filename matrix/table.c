@@ -33,15 +33,6 @@ char *report_column_summary(const struct target_result *tr)
 	return out;
 }
 
-static const struct suite_result *find_cell(const struct target_result *tr,
-					    const char *suite)
-{
-	for (int i = 0; i < tr->console.nr_suites; i++)
-		if (!strcmp(tr->console.suites[i].name, suite))
-			return &tr->console.suites[i];
-	return NULL;
-}
-
 static void format_cell(const struct suite_result *s, char *cell, size_t len)
 {
 	const struct ktap_counts *k = &s->counts;
@@ -117,13 +108,13 @@ static bool print_cells(const struct run *run, FILE *out)
 		bool anywhere = false;
 
 		for (int t = 0; t < run->nr_targets; t++)
-			anywhere |= find_cell(&run->targets[t], run->suites[i]) != NULL;
+			anywhere |= report_find_cell(&run->targets[t], run->suites[i]) != NULL;
 		/* Asked for, but on none of these kernels. */
 		if (!anywhere)
 			continue;
 		fprintf(out, "%-*s", width, run->suites[i]);
 		for (int t = 0; t < run->nr_targets; t++) {
-			const struct suite_result *s = find_cell(&run->targets[t],
+			const struct suite_result *s = report_find_cell(&run->targets[t],
 								 run->suites[i]);
 			char cell[64] = "-";
 
