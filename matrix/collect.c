@@ -65,19 +65,22 @@ static void collect_guest(struct target_result *tr)
 	free(log);
 }
 
+void report_collect_target(struct target_result *tr)
+{
+	if (tr->collected || tr->unavailable || !tr->build_ok)
+		return;
+	tr->collected = true;
+	if (tr->guest.ran)
+		collect_guest(tr);
+	tr->sparse_log = build_sparse_log(&tr->build);
+	read_static(&tr->sparse, tr->sparse_log, SPARSE_STATUS, SPARSE_MISSING);
+	read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
+}
+
 void report_collect(struct run *run)
 {
-	for (int t = 0; t < run->nr_targets; t++) {
-		struct target_result *tr = &run->targets[t];
-
-		if (tr->unavailable || !tr->build_ok)
-			continue;
-		if (tr->guest.ran)
-			collect_guest(tr);
-		tr->sparse_log = build_sparse_log(&tr->build);
-		read_static(&tr->sparse, tr->sparse_log, SPARSE_STATUS, SPARSE_MISSING);
-		read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
-	}
+	for (int t = 0; t < run->nr_targets; t++)
+		report_collect_target(&run->targets[t]);
 	if (!run->models)
 		report_judge_models(run);
 }

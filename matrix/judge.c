@@ -533,11 +533,17 @@ static int mutants_seen(const struct run *run, const char *version,
 }
 
 /* Each barrier of each version: its model beside its mutants' cells. */
-static void judge_barriers(struct run *run)
+void report_judge_barriers(struct run *run)
 {
 	int most = 0;
 	struct mutant_seen *seen;
 
+	/* Again, on more evidence: the earlier verdicts go. */
+	for (int i = 0; i < run->nr_verdicts; i++)
+		barrier_verdict_free(&run->verdicts[i]);
+	free(run->verdicts);
+	run->verdicts = NULL;
+	run->nr_verdicts = 0;
 	if (!run->models)
 		return;
 	for (int t = 0; t < run->nr_targets; t++)
@@ -559,41 +565,46 @@ static void judge_barriers(struct run *run)
 	free(seen);
 }
 
+void report_judge_target(struct run *run, struct target_result *tr)
+{
+	if (tr->judged)
+		return;
+	tr->judged = true;
+	if (tr->unavailable) {
+		fail_all(tr, CELL_UNOBSERVABLE, tr->unavailable, NULL);
+		return;
+	}
+	if (!tr->build_ok && tr->build.error && !tr->target->qemu &&
+	    !mentions_series(run, tr->build.excerpt)) {
+		char *why = xasprintf("%s cannot be built here for a reason outside the series: %s",
+				      tr->target->name, tr->build.error);
+
+		fail_all(tr, CELL_UNOBSERVABLE, why, tr->build.excerpt);
+		free(why);
+		return;
+	}
+	if (!tr->build_ok) {
+		fail_all(tr, CELL_ERROR,
+			 tr->build.error ? tr->build.error :
+			 run->complete ? "not built" :
+			 "run interrupted before this build",
+			 tr->build.excerpt);
+		return;
+	}
+	if (tr->guest.ran)
+		judge_guest(run, tr);
+	else
+		fail_all(tr, CELL_ERROR,
+			 run->complete ? "guest did not start" :
+			 "run interrupted before this guest", NULL);
+	/* Whatever its guest did, the build-time checks stand. */
+	judge_cells(run, tr, false);
+}
+
 void report_judge(struct run *run)
 {
-	for (int t = 0; t < run->nr_targets; t++) {
-		struct target_result *tr = &run->targets[t];
-
-		if (tr->unavailable) {
-			fail_all(tr, CELL_UNOBSERVABLE, tr->unavailable, NULL);
-			continue;
-		}
-		if (!tr->build_ok && tr->build.error && !tr->target->qemu &&
-		    !mentions_series(run, tr->build.excerpt)) {
-			char *why = xasprintf("%s cannot be built here for a reason outside the series: %s",
-					      tr->target->name, tr->build.error);
-
-			fail_all(tr, CELL_UNOBSERVABLE, why, tr->build.excerpt);
-			free(why);
-			continue;
-		}
-		if (!tr->build_ok) {
-			fail_all(tr, CELL_ERROR,
-				 tr->build.error ? tr->build.error :
-				 run->complete ? "not built" :
-				 "run interrupted before this build",
-				 tr->build.excerpt);
-			continue;
-		}
-		if (tr->guest.ran)
-			judge_guest(run, tr);
-		else
-			fail_all(tr, CELL_ERROR,
-				 run->complete ? "guest did not start" :
-				 "run interrupted before this guest", NULL);
-		/* Whatever its guest did, the build-time checks stand. */
-		judge_cells(run, tr, false);
-	}
-	judge_barriers(run);
+	for (int t = 0; t < run->nr_targets; t++)
+		report_judge_target(run, &run->targets[t]);
+	report_judge_barriers(run);
 }
 

@@ -215,6 +215,17 @@ struct run_state {
 	atomic_int built;		/* columns the builder has finished */
 	atomic_bool building;		/* the builder is still at work */
 	bool builder_started;
+	/*
+	 * Where the host has no CPUs for a build beside a guest, they take
+	 * turns: each column's guest runs as soon as its kernel is built,
+	 * and the next build waits for it (@booted: the columns whose
+	 * guests are done).  The first answer comes after one build and one
+	 * guest, not after every build.
+	 */
+	bool alternate;
+	atomic_int booted;
+	bool *shown;			/* the column's cells printed early */
+	int *said;			/* each verdict's kind printed early, or -1 */
 	char *setup_log, *ccache_dir;
 };
 
@@ -379,6 +390,9 @@ static void *build_columns(void *arg)
 	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++) {
 		build_column(st, i);
 		atomic_store(&st->built, i + 1);
+		while (st->alternate && i + 1 < st->run.nr_targets &&
+		       atomic_load(&st->booted) < i + 1 && !stop_requested)
+			guests_wait();
 	}
 	atomic_store(&st->building, false);
 	return NULL;
@@ -440,6 +454,35 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	return true;
 }
 
+/* Each column whose guest has ended, judged and printed once: the first answer. */
+static void show_ended_guests(struct run_state *st)
+{
+	struct run *run = &st->run;
+
+	for (int g = 0; g < st->nr_guests; g++) {
+		struct guest *guest = &st->guests[g];
+		struct target_result *tr = &run->targets[guest->column];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out;
+
+		if (!guest->ran || guest->pid || st->shown[guest->column])
+			continue;
+		st->shown[guest->column] = true;
+		tr->guest = *guest;
+		report_collect_target(tr);
+		report_judge_target(run, tr);
+		report_judge_barriers(run);
+		out = open_memstream(&text, &len);
+		if (!out)
+			continue;
+		report_print_column(run, tr, st->said, out);
+		fclose(out);
+		kwm_print_guarded(stdout, text);
+		free(text);
+	}
+}
+
 /*
  * Builds and boots overlap where the host has CPUs for both: a column's
  * guest boots as soon as its kernel is built, while the next kernel
@@ -464,8 +507,14 @@ static void stage_build_and_boot(struct run_state *st)
 	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
 	guests_start(&pool, st->guests, slots);
 	atomic_store(&st->building, true);
+	st->alternate = !overlap;
+	st->shown = xcalloc(run->nr_targets, sizeof(*st->shown));
+	st->said = xcalloc(kwm_nr_subject_versions * kwm_nr_barrier_tags, sizeof(*st->said));
+	for (int i = 0; i < kwm_nr_subject_versions * kwm_nr_barrier_tags; i++)
+		st->said[i] = -1;
 	if (pthread_create(&builder, NULL, build_columns, st)) {
 		/* No thread: build everything first, then boot. */
+		st->alternate = false;
 		build_columns(st);
 	} else {
 		st->builder_started = true;
@@ -473,14 +522,13 @@ static void stage_build_and_boot(struct run_state *st)
 	for (;;) {
 		int built = atomic_load(&st->built);
 
-		if (!overlap && atomic_load(&st->building) && !stop_requested) {
-			guests_wait();
-			continue;
-		}
 		for (; prepared < built; prepared++)
 			if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
 				pool.nr = ++st->nr_guests;
 		guests_poll(&pool, &stop_requested);
+		show_ended_guests(st);
+		if (guests_idle(&pool))
+			atomic_store(&st->booted, prepared);
 		if (!atomic_load(&st->building) && prepared == atomic_load(&st->built) &&
 		    (guests_idle(&pool) || (stop_requested && !pool.running)))
 			break;
@@ -497,6 +545,10 @@ static void stage_build_and_boot(struct run_state *st)
 	free(st->guests);
 	st->guests = NULL;
 	st->nr_guests = 0;
+	free(st->shown);
+	st->shown = NULL;
+	free(st->said);
+	st->said = NULL;
 }
 
 static void stage_judge(struct run_state *st)

@@ -44,6 +44,7 @@ struct target_result {
 	struct litmus_row *litmus;	/* the litmus tests' figures */
 	int nr_litmus;
 	/* Read by the collect stage, for the judge: */
+	bool collected, judged;		/* early, as its guest ended: not again */
 	bool console_empty;		/* the guest wrote nothing */
 	char *qemu_text;		/* then QEMU's own log */
 	bool oracle_inactive;		/* the oracle is built in, but did not start */
@@ -69,6 +70,15 @@ struct run {
 	struct barrier_verdict *verdicts;	/* per version, then barrier */
 	int nr_verdicts;
 };
+
+/* One column of report_collect() and report_judge(), once, as its guest ends. */
+void report_collect_target(struct target_result *tr);
+void report_judge_target(struct run *run, struct target_result *tr);
+/* Each barrier's verdict on the columns judged so far (again: replaced). */
+void report_judge_barriers(struct run *run);
+/* A column's cells, and the verdicts decided so far, before the rest end. */
+void report_print_column(const struct run *run, const struct target_result *tr,
+			 int *said, FILE *out);
 
 /* @tr's cell of suite @name, or NULL if it did not run there. */
 const struct suite_result *report_find_cell(const struct target_result *tr,

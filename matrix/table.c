@@ -201,3 +201,35 @@ bool report_print_table(const struct run *run, FILE *out)
 		run->complete ? "" : " (incomplete: the run was interrupted)");
 	return all_pass;
 }
+
+/*
+ * The first answer: a column's cells as soon as its guest ends, and the
+ * verdicts its evidence (with the models') decides so far and that were
+ * not said before (@said, per verdict: the kind last printed, or -1);
+ * those still NOT DECIDED wait for the other columns and the table.
+ */
+void report_print_column(const struct run *run, const struct target_result *tr,
+			 int *said, FILE *out)
+{
+	char *summary = report_column_summary(tr);
+
+	fprintf(out, "\n%s, as its guest ended (%s; the full table follows when every column has):\n",
+		tr->build.name, summary);
+	free(summary);
+	for (int i = 0; i < tr->console.nr_suites; i++) {
+		const struct suite_result *s = &tr->console.suites[i];
+
+		fprintf(out, "  %-34s %-12s %s\n", s->name, cell_status_name(s->status),
+			s->reason ? s->reason : "");
+	}
+	for (int i = 0; i < run->nr_verdicts; i++) {
+		const struct barrier_verdict *v = &run->verdicts[i];
+
+		if (v->kind == VERDICT_NOT_DECIDED || said[i] == (int)v->kind)
+			continue;
+		said[i] = v->kind;
+		fprintf(out, "  verdict so far: %-9s %-6s %-13s %s\n", v->barrier,
+			v->version, verdict_kind_name(v->kind), v->evidence);
+	}
+	fflush(out);
+}

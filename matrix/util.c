@@ -35,6 +35,16 @@ void kwm_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void kwm_print_guarded(FILE *out, const char *text)
+{
+	if (print_guard)
+		print_guard(true);
+	fputs(text, out);
+	fflush(out);
+	if (print_guard)
+		print_guard(false);
+}
+
 void kwm_info(const char *fmt, ...)
 {
 	va_list ap;

@@ -8,6 +8,7 @@
 #define KWM_UTIL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -19,6 +20,8 @@ void kwm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * status block on the terminal step aside (see progress.c).
  */
 void kwm_set_print_guard(void (*guard)(bool before));
+/* @text to @out, with the live status block out of its way. */
+void kwm_print_guarded(FILE *out, const char *text);
 
 /* Says so and exits: the driver does not go on without memory. */
 void out_of_memory(void) __attribute__((noreturn));
