@@ -168,3 +168,11 @@ int plan_columns(const struct options *o, const struct version *versions,
 		kwm_error("none of the suites asked for runs on the kernels asked for (fix: see kwmatrix list)");
 	return n ? 0 : -1;
 }
+
+struct boot_policy plan_boot_policy(long ncpu)
+{
+	return (struct boot_policy){
+		.slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1,
+		.alternate = ncpu < 2 * GUEST_VCPUS,
+	};
+}

@@ -42,4 +42,19 @@ char *plan_run(const struct options *o, const struct target_result *tr);
 /* Seconds column @tr's guest may take: booting plus every suite's bound. */
 int plan_guest_bound(const struct options *o, const struct target_result *tr);
 
+/*
+ * How builds and guests share @ncpu host CPUs: a slot per two (a guest
+ * has GUEST_VCPUS), at least one; and where there are not CPUs for a
+ * build beside a guest, they take turns (@alternate): on 2 host CPUs a
+ * torture beside a build starved to a tenth of its rate and let
+ * detector-early-done survive, so each build waits for the guest before
+ * it.  Either way a column's guest boots as soon as its kernel is built.
+ */
+struct boot_policy {
+	int slots;
+	bool alternate;
+};
+
+struct boot_policy plan_boot_policy(long ncpu);
+
 #endif

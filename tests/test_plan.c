@@ -165,6 +165,30 @@ static void only_needed_barriers_are_hunted(void **state)
 	strlist_free(&tr.suites);
 }
 
+/*
+ * Builds and guests: on 2 host CPUs one guest at a time, taking turns
+ * with the builds; from 4 on, a guest per two CPUs beside the builds.
+ */
+static void boot_policy_by_host_cpus(void **state)
+{
+	static const struct {
+		long ncpu;
+		int slots;
+		bool alternate;
+	} want[] = {
+		{ 1, 1, true }, { 2, 1, true }, { 3, 1, true },
+		{ 4, 2, false }, { 8, 4, false }, { -1, 1, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		struct boot_policy p = plan_boot_policy(want[i].ncpu);
+
+		assert_int_equal(p.slots, want[i].slots);
+		assert_int_equal(p.alternate, want[i].alternate);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +196,7 @@ int main(void)
 		cmocka_unit_test(nothing_to_run_is_refused),
 		cmocka_unit_test(command_line_and_bound),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
+		cmocka_unit_test(boot_policy_by_host_cpus),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

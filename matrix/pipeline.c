@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building and booting: a builder thread makes each column's kernel in
+ * turn while the guests boot as soon as theirs is ready, as many at once
+ * as the host has CPUs for (plan_boot_policy()); each column is judged
+ * and printed as its guest ends.
+ */
+#define _GNU_SOURCE
+#include "stages.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "initrd.h"
+#include "kwm_protocol.h"
+#include "lava.h"
+#include "plan.h"
+#include "progress.h"
+#include "suites.h"
+#include "variants.h"
+
+/*
+ * The last cold build of a column, kept in the cache: a newcomer's
+ * progress line says how long the next one will take.
+ */
+static char *timing_path(const struct run_state *st, const struct target_result *tr)
+{
+	return xasprintf("%s/timings/%s", st->o->cache, tr->build.name);
+}
+
+static char *build_estimate(const struct run_state *st, const struct target_result *tr,
+			    bool cold)
+{
+	char *path = timing_path(st, tr), *text = cold ? read_file(path, NULL) : NULL;
+	char *out = text ? xasprintf(", about %d s as its last build from scratch", atoi(text)) :
+		    xstrdup(cold ? ", from scratch" : "");
+
+	free(text);
+	free(path);
+	return out;
+}
+
+static void record_cold_build(const struct run_state *st, const struct target_result *tr)
+{
+	char *path = timing_path(st, tr), *text = xasprintf("%.0f\n", tr->build.seconds);
+	char *dir = xasprintf("%s/timings", st->o->cache);
+
+	if (!mkdir_p(dir))
+		write_file_atomic(path, text, strlen(text));
+	free(dir);
+	free(text);
+	free(path);
+}
+
+/* Build column @i's kernel, modules and initramfs, or say why it is not built. */
+static void build_column(struct run_state *st, int i)
+{
+	struct target_result *tr = &st->run.targets[i];
+	const struct source *src = tr->env->src;
+	char *dir, *estimate;
+	bool cold;
+
+	if (tr->oracle)
+		tr->unavailable = oracle_unavailable(tr->oracle, src->tree,
+						     tr->target->kernel_arch,
+						     src->package);
+	if (tr->unavailable) {
+		progress_done(i, "%s", tr->unavailable);
+		return;
+	}
+	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
+	mkdir_p(dir);
+	tr->build.log = xasprintf("%s/build.log", dir);
+	free(dir);
+	cold = build_is_cold(&tr->build);
+	estimate = build_estimate(st, tr, cold);
+	progress_set(i, "building in %s (log: %s)%s", tr->build.dir, tr->build.log, estimate);
+	free(estimate);
+	tr->build_ok = !build_run(&tr->build, tr->env, &st->frags[i]);
+	if (tr->build_ok && cold)
+		record_cold_build(st, tr);
+	if (tr->build_ok) {
+		progress_set(i, "%s in %.1f s", tr->build.up_to_date ? "up to date" :
+			     tr->build.modules_only ? "modules rebuilt" : "built",
+			     tr->build.seconds);
+	} else if (stop_requested) {
+		/* Its make was passed the signal: not a failure of the series. */
+		free(tr->build.error);
+		tr->build.error = xasprintf("%s build: stopped by %s before it finished",
+					    tr->build.name, strsignal(stop_requested));
+		progress_done(i, "build stopped");
+	} else {
+		kwm_error("%s", tr->build.error);
+		progress_done(i, "build failed");
+	}
+}
+
+/* The builder thread: every column in order, each announced once built. */
+static void *build_columns(void *arg)
+{
+	struct run_state *st = arg;
+
+	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++) {
+		build_column(st, i);
+		atomic_store(&st->built, i + 1);
+		while (st->alternate && i + 1 < st->run.nr_targets &&
+		       atomic_load(&st->booted) < i + 1 && !stop_requested)
+			guests_wait();
+	}
+	atomic_store(&st->building, false);
+	return NULL;
+}
+
+/* Column @i's guest, ready to boot; false if it has nothing to boot for. */
+static bool prepare_guest(struct run_state *st, int i, struct guest *g)
+{
+	const struct options *o = st->o;
+	struct target_result *tr = &st->run.targets[i];
+	char *dir, *console, *qemu, *append, *run, *initrd;
+	int in_guest = 0;
+
+	for (int j = 0; j < tr->suites.n; j++)
+		in_guest += suite_in_guest(suite_find(tr->suites.v[j]));
+	/* Only build-time checks were asked for. */
+	if (!tr->build_ok || !in_guest)
+		return false;
+	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
+	console = xasprintf("%s/console.log", dir);
+	qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
+	append = plan_kernel_append(o, tr);
+	/* The suites, in the initrd: a command line is too short for them. */
+	run = plan_run(o, tr);
+	initrd = xasprintf("%s/initrd.cpio", dir);
+	if (initrd_with_file(tr->build.initramfs, KWM_RUN_FILE + 1, run, initrd)) {
+		kwm_error("%s: cannot write its initrd %s (fix: free some space and rerun)",
+			  tr->build.name, initrd);
+		free(console);
+		free(qemu);
+		free(append);
+		free(run);
+		free(initrd);
+		free(dir);
+		return false;
+	}
+	guest_prepare(g, tr->target, tr->build.image, initrd, append,
+		      console, qemu, plan_guest_bound(o, tr));
+	free(console);
+	free(qemu);
+	free(append);
+	free(run);
+	free(initrd);
+	/* Every booted column gets its LAVA jobs, for a lab to take. */
+	if (lava_prepare(g, dir, tr->build.name, o->lava)) {
+		kwm_error("%s: cannot write its LAVA job in %s (fix: check free space)",
+			  tr->build.name, dir);
+		/* Through LAVA, not booted: its cells say so. */
+		if (o->lava) {
+			guest_free(g);
+			free(dir);
+			return false;
+		}
+	}
+	free(dir);
+	g->name = tr->build.name;
+	g->column = i;
+	g->nr_suites = in_guest;
+	return true;
+}
+
+/* Each column whose guest has ended, judged and printed once: the first answer. */
+static void show_ended_guests(struct run_state *st)
+{
+	struct run *run = &st->run;
+
+	for (int g = 0; g < st->nr_guests; g++) {
+		struct guest *guest = &st->guests[g];
+		struct target_result *tr = &run->targets[guest->column];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out;
+
+		if (!guest->ran || guest->pid || st->shown[guest->column])
+			continue;
+		st->shown[guest->column] = true;
+		tr->guest = *guest;
+		report_collect_target(tr);
+		report_judge_target(run, tr);
+		report_judge_barriers(run);
+		out = open_memstream(&text, &len);
+		if (!out)
+			continue;
+		report_print_column(run, tr, st->said, out);
+		fclose(out);
+		kwm_print_guarded(stdout, text);
+		free(text);
+	}
+}
+
+/* Each column's guest boots as soon as its kernel is built (plan_boot_policy()). */
+void stage_build_and_boot(struct run_state *st)
+{
+	struct run *run = &st->run;
+	struct boot_policy policy = plan_boot_policy(sysconf(_SC_NPROCESSORS_ONLN));
+	struct guest_pool pool;
+	pthread_t builder;
+	int prepared = 0;
+
+	setenv("CCACHE_DIR", st->ccache_dir, 1);
+	setenv("CCACHE_BASEDIR", st->o->cache, 1);
+	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
+	guests_start(&pool, st->guests, policy.slots);
+	atomic_store(&st->building, true);
+	st->alternate = policy.alternate;
+	st->shown = xcalloc(run->nr_targets, sizeof(*st->shown));
+	st->said = xcalloc(kwm_nr_subject_versions * kwm_nr_barrier_tags, sizeof(*st->said));
+	for (int i = 0; i < kwm_nr_subject_versions * kwm_nr_barrier_tags; i++)
+		st->said[i] = -1;
+	if (pthread_create(&builder, NULL, build_columns, st)) {
+		/* No thread: build everything first, then boot. */
+		st->alternate = false;
+		build_columns(st);
+	} else {
+		st->builder_started = true;
+	}
+	for (;;) {
+		int built = atomic_load(&st->built);
+
+		for (; prepared < built; prepared++)
+			if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
+				pool.nr = ++st->nr_guests;
+		guests_poll(&pool, &stop_requested);
+		show_ended_guests(st);
+		if (guests_idle(&pool))
+			atomic_store(&st->booted, prepared);
+		if (!atomic_load(&st->building) && prepared == atomic_load(&st->built) &&
+		    (guests_idle(&pool) || (stop_requested && !pool.running)))
+			break;
+		guests_wait();
+	}
+	if (st->builder_started)
+		pthread_join(builder, NULL);
+	/* The columns take over the guests. */
+	for (int i = 0, g = 0; i < run->nr_targets; i++)
+		if (g < st->nr_guests && st->guests[g].name == run->targets[i].build.name)
+			run->targets[i].guest = st->guests[g++];
+		else
+			run->targets[i].guest.target = run->targets[i].target;
+	free(st->guests);
+	st->guests = NULL;
+	st->nr_guests = 0;
+	free(st->shown);
+	st->shown = NULL;
+	free(st->said);
+	st->said = NULL;
+}
+
