@@ -30,17 +30,24 @@ static const char *column_of(json_object *tr)
 	return mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
 }
 
-static json_object *find_cell(json_object *tr, const char *suite)
+/* The element of @tr's array @array whose @key is @value, or NULL. */
+static json_object *find_by(json_object *tr, const char *array, const char *key,
+			    const char *value)
 {
-	json_object *cells = mj_member(tr, "cells");
+	json_object *rows = mj_member(tr, array);
 
-	for (size_t i = 0; i < mj_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
+	for (size_t i = 0; i < mj_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
 
-		if (mj_string(c, "suite") && !strcmp(mj_string(c, "suite"), suite))
-			return c;
+		if (mj_string(r, key) && !strcmp(mj_string(r, key), value))
+			return r;
 	}
 	return NULL;
+}
+
+static json_object *find_cell(json_object *tr, const char *suite)
+{
+	return find_by(tr, "cells", "suite", suite);
 }
 
 /* The anchor of a cell's details: ids may hold no '+' or '/'. */
@@ -121,15 +128,7 @@ static void heat_map(xmlNodePtr body, json_object *m)
 
 static json_object *litmus_row(json_object *tr, const char *test)
 {
-	json_object *rows = mj_member(tr, "litmus");
-
-	for (size_t i = 0; i < mj_length(rows); i++) {
-		json_object *r = json_object_array_get_idx(rows, i);
-
-		if (mj_string(r, "test") && !strcmp(mj_string(r, "test"), test))
-			return r;
-	}
-	return NULL;
+	return find_by(tr, "litmus", "test", test);
 }
 
 /* "weak/runs" of one side, red where a Never test showed a weak outcome. */
