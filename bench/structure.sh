@@ -2,8 +2,8 @@
 # Print the driver's structure figures (issue 28's bars), from the tree as
 # it is: functions in matrix/ over 80 and over 60 lines (from the line
 # that opens a function at column 0 to its closing "}", a wrapped
-# signature counted), include circles between matrix/'s modules (x.c and
-# x.h are module x), main.c's lines and the README's.
+# signature counted), include circles between matrix/'s modules of any
+# length (x.c and x.h are module x), main.c's lines and the README's.
 #   bench/structure.sh
 cd "$(dirname "$0")/.." || exit 1
 python3 - <<'PY'
@@ -33,10 +33,22 @@ for path in glob.glob("matrix/*.[ch]"):
     for inc in re.findall(r'^#include "(\w+)\.h"', open(path).read(), re.M):
         if inc != mod and os.path.exists(f"matrix/{inc}.h"):
             deps.setdefault(mod, set()).add(inc)
-circles = sorted({tuple(sorted((a, b))) for a in deps for b in deps[a] if a in deps.get(b, set())})
-print(f"include circles (two modules each including the other): {len(circles)}")
-for a, b in circles:
-    print(f"  {a} <-> {b}")
+# A circle is any path of includes that comes back to its start.
+circles, seen = [], set()
+def walk(path):
+    for nxt in sorted(deps.get(path[-1], ())):
+        if nxt == path[0]:
+            key = frozenset(path)
+            if key not in seen:
+                seen.add(key)
+                circles.append(path + [nxt])
+        elif nxt not in path and nxt > path[0]:
+            walk(path + [nxt])
+for mod in sorted(deps):
+    walk([mod])
+print(f"include circles (modules that include each other, directly or not): {len(circles)}")
+for c in circles:
+    print("  " + " -> ".join(c))
 print(f"matrix/main.c: {sum(1 for _ in open('matrix/main.c'))} lines")
 print(f"README.md: {sum(1 for _ in open('README.md'))} lines")
 PY

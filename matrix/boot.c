@@ -15,6 +15,8 @@
 #include "progress.h"
 #include "util.h"
 #include "kwm_protocol.h"
+#include "fs.h"
+#include "proc.h"
 
 #define POLL_NS		(100 * 1000 * 1000)
 

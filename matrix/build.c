@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "build.h"
+#include "fs.h"
+#include "hash.h"
 #include "litmus.h"
+#include "proc.h"
 #include "variants.h"
 
 #include <stdio.h>
@@ -63,18 +66,6 @@ int build_plan(struct build *b, const struct target *t,
 	b->image = xasprintf("%s/%s", b->dir, t->image);
 	b->initramfs = xasprintf("%s/kwm/initramfs.cpio", b->dir);
 	return 0;
-}
-
-char **kbuild_argv(const struct target *t, const char *dir)
-{
-	char **argv = NULL;
-
-	argv_add(&argv, "make");
-	argv_add(&argv, "-C%s", dir);
-	argv_add(&argv, "ARCH=%s", t->kernel_arch);
-	argv_add(&argv, "CROSS_COMPILE=%s", t->cross_compile);
-	argv_add(&argv, "CC=ccache %sgcc", t->cross_compile);
-	return argv;
 }
 
 /* The kernel's make in its O= folder, reproducibly stamped. */

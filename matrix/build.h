@@ -9,36 +9,7 @@
 #define KWM_BUILD_H
 
 #include "config.h"
-#include "oracles.h"
-#include "series.h"
-#include "targets.h"
-#include "tree.h"
-
-struct build_env {
-	const char *cache;
-	const char *repo;		/* for initramfs/ and arch-configs/ */
-	const struct source *src;
-	const struct series *series;
-	int jobs;
-	/* The .litmus files the litmus module runs; none: the tree's and litmus/'s. */
-	const struct strlist *litmus_files;
-};
-
-struct build {
-	const struct target *target;
-	const struct oracle *oracle;	/* NULL: the plain kernel */
-	char *name;			/* "arm64", "arm64+kcsan" */
-	char key[KWM_HASH_HEX];
-	char *dir;			/* O= */
-	char *log;			/* in the results folder */
-	char *image, *initramfs;
-	char *toolchain;		/* "aarch64-linux-gnu-gcc (Debian ...) 12.2.0" */
-	double seconds;
-	bool up_to_date;		/* nothing was rebuilt */
-	bool modules_only;		/* only the series' modules were rebuilt */
-	char *error;			/* one line, or NULL if it built */
-	char *excerpt;			/* compiler errors */
-};
+#include "kbuild.h"
 
 /*
  * The build key and paths of @t's kernel, with @oracle's fragment merged
@@ -47,12 +18,6 @@ struct build {
 int build_plan(struct build *b, const struct target *t,
 	       const struct oracle *oracle, const struct build_env *env,
 	       struct fragment_set *frags);
-/*
- * "make -C@dir" with @t's ARCH, CROSS_COMPILE and ccache: kbuild's part
- * of every make the driver runs; add the rest with argv_add().
- */
-char **kbuild_argv(const struct target *t, const char *dir);
-
 /* No configured kernel in its folder yet: the build starts from scratch. */
 bool build_is_cold(const struct build *b);
 

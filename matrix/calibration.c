@@ -7,6 +7,7 @@
 
 #include "suites.h"
 #include "variants.h"
+#include "fs.h"
 
 #define SHAPES_TABLE	"kwc_shapes[] = {"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "util.h"
+#include "proc.h"
 
 void checkpatch_run(const char *repo, const char *series_dir,
 		    const char *release, const char *cache, const char *log)

@@ -15,6 +15,7 @@
 #include "suites.h"
 #include "variants.h"
 #include "util.h"
+#include "fs.h"
 
 /*
  * A build-time check's log: its output, then the driver's one line with

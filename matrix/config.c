@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "config.h"
+#include "fs.h"
 
 #include <ctype.h>
 #include <stdlib.h>

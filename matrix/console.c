@@ -29,26 +29,6 @@ static const struct {
 	{ "watchdog: BUG: soft lockup", CONSOLE_CRASH },
 };
 
-char *console_excerpt(const char *text, int from, int before, int after)
-{
-	int first = from - before < 1 ? 1 : from - before;
-	int last = from + after, line = 1;
-	const char *p = text, *start = NULL, *end = NULL;
-
-	while (*p && line <= last) {
-		if (line == first && !start)
-			start = p;
-		p = strchrnul(p, '\n');
-		if (*p)
-			p++;
-		end = p;
-		line++;
-	}
-	if (!start)
-		return xstrdup("");
-	return strndup(start, end - start);
-}
-
 enum console_severity console_scan(const char *text, struct console_event *ev)
 {
 	enum console_severity worst = CONSOLE_CLEAN;
@@ -78,7 +58,7 @@ enum console_severity console_scan(const char *text, struct console_event *ev)
 		line++;
 	}
 	if (worst != CONSOLE_CLEAN)
-		ev->excerpt = console_excerpt(text, ev->line, EXCERPT_BEFORE,
+		ev->excerpt = text_excerpt(text, ev->line, EXCERPT_BEFORE,
 					      EXCERPT_AFTER);
 	return worst;
 }

@@ -22,7 +22,4 @@ struct console_event {
  */
 enum console_severity console_scan(const char *text, struct console_event *ev);
 
-/* Lines [@from - @before, @from + @after) of @text, 1-based. */
-char *console_excerpt(const char *text, int from, int before, int after);
-
 #endif

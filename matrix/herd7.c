@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "util.h"
+#include "fs.h"
+#include "hash.h"
+#include "proc.h"
 
 #define HERD7		"herd7"
 #define HERD7_ARGS	"-conf linux-kernel.cfg"

@@ -11,6 +11,7 @@
 
 #include "matrix_json.h"
 #include "util.h"
+#include "fs.h"
 
 /* One colour per status: green for the run-green ones, red for the rest. */
 static const char style[] =

@@ -9,6 +9,7 @@
 #include "parse.h"
 #include "matrix_json.h"
 #include "util.h"
+#include "fs.h"
 
 enum junit_outcome { JUNIT_PASS, JUNIT_SKIPPED, JUNIT_FAILURE, JUNIT_ERROR };
 

@@ -10,6 +10,7 @@
 
 #include "util.h"
 #include "kwm_protocol.h"
+#include "fs.h"
 
 /*
  * What the tests print: init's first line ends the boot, the suite

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "fs.h"
 
 /*
  * What a body may call, and why the emulated machine cannot run it

@@ -10,6 +10,7 @@
 #include "herd7.h"
 #include "util.h"
 #include "variants.h"
+#include "fs.h"
 
 #define COVERS_MARK	"/* covers "
 

@@ -19,6 +19,7 @@
 #include "models.h"
 #include "suites.h"
 #include "variants.h"
+#include "fs.h"
 
 /* kunit_tool's run_tests(), for kernels: each stage, in order. */
 static int cmd_run(struct options *o)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "fs.h"
 
 json_object *mj_member(json_object *o, const char *key)
 {

@@ -13,6 +13,8 @@
 #include "matrix_json.h"
 #include "util.h"
 #include "verdict.h"
+#include "fs.h"
+#include "proc.h"
 
 /* A string member, "" if missing: shards are compared with strcmp(). */
 static const char *text_of(json_object *o, const char *key)

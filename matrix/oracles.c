@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "fs.h"
 
 const struct oracle kwm_oracles[] = {
 	{

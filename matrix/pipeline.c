@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "suites.h"
 #include "variants.h"
+#include "fs.h"
 
 /*
  * The last cold build of a column, kept in the cache: a newcomer's

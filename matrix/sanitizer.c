@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console.h"
 #include "util.h"
 
 /* Stack frames name their module in brackets: "kw_worker_fn+0x1c/0x90 [kw_worker]". */
@@ -108,7 +107,7 @@ int sanitizer_scan(const char *text, struct sanitizer_report *first)
 	}
 	first->count = count;
 	if (count)
-		first->excerpt = console_excerpt(text, first->line, 2, 40);
+		first->excerpt = text_excerpt(text, first->line, 2, 40);
 	return count;
 }
 

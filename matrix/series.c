@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "series.h"
+#include "fs.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "hash.h"
 #include "util.h"
 
 struct patch_file {

@@ -22,6 +22,8 @@
 #include "plan.h"
 #include "progress.h"
 #include "variants.h"
+#include "fs.h"
+#include "proc.h"
 
 volatile sig_atomic_t stop_requested;	/* the signal, or 0 */
 

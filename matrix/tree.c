@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "tree.h"
+#include "fs.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <libgen.h>

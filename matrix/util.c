@@ -183,6 +183,26 @@ static int utf8_length(const unsigned char *p)
 	return len;
 }
 
+char *text_excerpt(const char *text, int from, int before, int after)
+{
+	int first = from - before < 1 ? 1 : from - before;
+	int last = from + after, line = 1;
+	const char *p = text, *start = NULL, *end = NULL;
+
+	while (*p && line <= last) {
+		if (line == first && !start)
+			start = p;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+		end = p;
+		line++;
+	}
+	if (!start)
+		return xstrdup("");
+	return strndup(start, end - start);
+}
+
 void text_clean(char *s)
 {
 	unsigned char *p = (unsigned char *)s;

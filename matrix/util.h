@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by the driver: messages, memory, strings, time.
- * Processes, files and hashing have headers of their own, included here
- * for the files that use them all.
+ * No I/O but messages: files, processes and hashing have headers of
+ * their own (fs.h, proc.h, hash.h), included where they are used.
  */
 #ifndef KWM_UTIL_H
 #define KWM_UTIL_H
@@ -33,9 +33,6 @@ void xappendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t size);
 
-
-
-
 double now_seconds(void);
 
 /*
@@ -45,6 +42,9 @@ double now_seconds(void);
  */
 void text_clean(char *s);
 
+/* Lines [@from - @before, @from + @after] of @text, 1-based; a new string. */
+char *text_excerpt(const char *text, int from, int before, int after);
+
 /* A growing array of strings. */
 struct strlist {
 	char **v;
@@ -53,9 +53,5 @@ struct strlist {
 void strlist_add(struct strlist *l, const char *s);
 bool strlist_has(const struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
-
-#include "fs.h"
-#include "hash.h"
-#include "proc.h"
 
 #endif

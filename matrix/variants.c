@@ -10,6 +10,8 @@
 
 #include "hash.h"
 #include "litmus.h"
+#include "fs.h"
+#include "proc.h"
 
 const char *const kwm_barrier_tags[] = {
 	"worker-b0", "worker-b1", "flush-b0", "flush-b1",

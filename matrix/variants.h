@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "build.h"
+#include "kbuild.h"
 
 #define SUBJECT_FILE	"lib/kw_worker.c"
 #define SUBJECT_MODULE	"kw_worker"

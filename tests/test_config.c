@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "util.h"
+#include "fs.h"
 #include "tmpdir.h"
+#include "util.h"
 
 
 

@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "html.h"
 #include "junit.h"
 #include "kcidb.h"
 #include "merge.h"
-#include "util.h"
 #include "tmpdir.h"
+#include "util.h"
 
 /* A shard's matrix.json with one column of @package and three cells. */
 static char *write_shard_of(const char *name, const char *column,

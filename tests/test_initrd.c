@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "initrd.h"
 #include "proc.h"
 #include "tmpdir.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "parse.h"
 #include "util.h"
 

@@ -15,13 +15,14 @@
 #include <unistd.h>
 
 #include "calibration.h"
+#include "fs.h"
 #include "lkmm.h"
 #include "oracles.h"
-#include "suites.h"
 #include "report.h"
+#include "suites.h"
+#include "tmpdir.h"
 #include "util.h"
 #include "variants.h"
-#include "tmpdir.h"
 
 
 static const char *const suites[] = { "kunit" };

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs.h"
+#include "hash.h"
 #include "series.h"
-#include "util.h"
 #include "tmpdir.h"
+#include "util.h"
 
 
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "tmpdir.h"
 #include "util.h"
 #include "variants.h"

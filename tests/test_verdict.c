@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "herd7.h"
 #include "tmpdir.h"
 #include "util.h"

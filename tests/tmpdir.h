@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "fs.h"
 #include "util.h"
 
 static char dir[] = "/tmp/kwm-test-XXXXXX";
