@@ -36,9 +36,21 @@ $(OUT)/kwmatrix-san: matrix/main.c $(LIB_SRCS) $(HEADERS)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) $(SANITIZE) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
 
-$(OUT)/tests/%: tests/%.c $(LIB_SRCS) $(HEADERS) $(wildcard tests/*.h)
+# The tests link one archive of the driver, compiled once with the
+# sanitizers, instead of compiling every file again for each test.
+LIB_SAN_OBJS := $(patsubst matrix/%.c,$(OUT)/san/%.o,$(LIB_SRCS))
+
+$(OUT)/san/%.o: matrix/%.c $(HEADERS)
+	@mkdir -p $(OUT)/san
+	$(CC) $(CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(OUT)/libkwm-san.a: $(LIB_SAN_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(OUT)/tests/%: tests/%.c $(OUT)/libkwm-san.a $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(OUT)/tests
-	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(LIB_SRCS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(OUT)/libkwm-san.a $(LDLIBS) -lcmocka
 
 matrix: deps
 	@$(MAKE) --no-print-directory $(OUT)/kwmatrix

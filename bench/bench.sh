@@ -103,8 +103,10 @@ kills() {
 	needed=$(python3 - "$work"/kills-1/*/matrix.json <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-print(",".join(f"mutant-emu-{'seed-' if v['version'] == 'seed' else ''}{v['barrier']}"
-               for v in m["barriers"] if v["verdict"] == "NECESSARY"))
+needed = {(v["version"], v["barrier"]) for v in m["barriers"] if v["verdict"] == "NECESSARY"}
+print(",".join(sorted({c["suite"] for t in m["targets"] for c in t["cells"]
+                       if c.get("kind") == "mutant" and c.get("emulated")
+                       and (c["subject"], c["barrier"]) in needed})))
 PY
 )
 	i=2

@@ -9,22 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_json.h"
-#include "util.h"
 #include "fs.h"
+#include "matrix_json.h"
+#include "status.h"
+#include "util.h"
+#include "verdict.h"
 
-/* One colour per status: green for the run-green ones, red for the rest. */
 static const char style[] =
 	"body{font:14px sans-serif;margin:1.5em}"
 	"table{border-collapse:collapse;margin:1em 0}"
 	"td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
 	"td a{color:inherit;text-decoration:none;display:block}"
-	".PASS,.KILLED,.XFAIL,.NECESSARY,.REDUNDANT{background:#c8e6c9}"
-	".UNOBSERVABLE,.COVERED,.UNCHECKED,.SKIP{background:#eeeeee;color:#555}"
-	".WARN,.UNDECIDED,.NOT_DECIDED{background:#fff3bf}"
-	".FAIL,.SURVIVED,.XPASS,.CRASHED,.TIMEOUT,.ERROR,.CONTRADICTION{background:#ffcdd2}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:30em}"
 	"svg text{font:11px sans-serif}";
+
+/* A status or verdict as a class name: "NOT DECIDED" is "NOT_DECIDED". */
+static char *class_of(const char *name)
+{
+	char *class = xstrdup(name);
+
+	for (char *p = class; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return class;
+}
+
+/* The style sheet: each status and verdict in its shade (status.h). */
+static char *style_sheet(void)
+{
+	char *css = xstrdup(style);
+
+	for (int s = 0; s < CELL_NR_STATUSES; s++)
+		xappendf(&css, ".%s{%s}", kwm_statuses[s].name,
+			 kwm_shade_css[kwm_statuses[s].shade]);
+	for (int k = 0; k < VERDICT_NR_KINDS; k++) {
+		char *class = class_of(kwm_verdict_kinds[k].name);
+
+		xappendf(&css, ".%s{%s}", class, kwm_shade_css[kwm_verdict_kinds[k].shade]);
+		free(class);
+	}
+	return css;
+}
 
 static const char *column_of(json_object *tr)
 {
@@ -238,12 +263,9 @@ static void barrier_verdicts(xmlNodePtr body, json_object *m)
 		add(row, "th", mj_string(o, "barrier"));
 		add(row, "td", mj_string(o, "version"));
 		cell = add(row, "td", verdict);
-		/* "NOT DECIDED" as a class name: "NOT_DECIDED". */
 		if (verdict) {
-			char *class = xstrdup(verdict), *space = strchr(class, ' ');
+			char *class = class_of(verdict);
 
-			if (space)
-				*space = '_';
 			set(cell, "class", class);
 			free(class);
 		}
@@ -423,6 +445,7 @@ int html_write(json_object *matrix, const char *path)
 	xmlChar *text = NULL;
 	char *summary, *sources;
 	int size = 0, ret;
+	char *css;
 
 	xmlDocSetRootElement(doc, html);
 	head = add(html, "head", NULL);
@@ -430,7 +453,9 @@ int html_write(json_object *matrix, const char *path)
 	set(meta, "charset", "utf-8");
 	summary = xasprintf("kwmatrix %s", mj_string(matrix, "run_id") ? mj_string(matrix, "run_id") : "");
 	add(head, "title", summary);
-	add(head, "style", style);
+	css = style_sheet();
+	add(head, "style", css);
+	free(css);
 	body = add(html, "body", NULL);
 	add(body, "h1", summary);
 	free(summary);

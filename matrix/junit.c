@@ -6,33 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "matrix_json.h"
-#include "util.h"
 #include "fs.h"
+#include "matrix_json.h"
+#include "status.h"
+#include "util.h"
 
-enum junit_outcome { JUNIT_PASS, JUNIT_SKIPPED, JUNIT_FAILURE, JUNIT_ERROR };
-
-static enum junit_outcome outcome_of(const char *cell_status)
+/*
+ * The JUnit element a status (a cell's or a KTAP case's) is reported as:
+ * "skipped", "failure" or "error"; NULL for a pass.
+ */
+static const char *junit_element(const char *status)
 {
-	switch (cell_status_from_name(cell_status)) {
-	case CELL_PASS:
-	case CELL_KILLED:
-	case CELL_XFAIL:
-		return JUNIT_PASS;
-	case CELL_UNOBSERVABLE:
-	case CELL_COVERED:	/* nothing can kill it: nothing was tested */
-	case CELL_UNCHECKED:
-	case CELL_SKIP:
-		return JUNIT_SKIPPED;
-	case CELL_CRASHED:
-	case CELL_TIMEOUT:
-	case CELL_ERROR:
-	case CELL_UNDECIDED:
-		return JUNIT_ERROR;
-	default:
-		return JUNIT_FAILURE;
-	}
+	const struct cell_status_info *info = cell_status_by_name(status);
+	const char *element = info ? info->junit : "failure";
+
+	return strcmp(element, "pass") ? element : NULL;
+}
+
+static bool is(const char *element, const char *name)
+{
+	return element && !strcmp(element, name);
 }
 
 static void attr_int(xmlTextWriterPtr w, const char *name, int value)
@@ -44,19 +37,15 @@ static void testcase(xmlTextWriterPtr w, const char *classname,
 		     const char *name, const char *status, const char *reason,
 		     const char *excerpt)
 {
-	static const char *const element[] = {
-		[JUNIT_SKIPPED] = "skipped", [JUNIT_FAILURE] = "failure",
-		[JUNIT_ERROR] = "error",
-	};
-	enum junit_outcome o = outcome_of(status);
+	const char *element = junit_element(status);
 
 	xmlTextWriterStartElement(w, BAD_CAST "testcase");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "classname", BAD_CAST classname);
 	xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST name);
-	if (o != JUNIT_PASS) {
+	if (element) {
 		char *message = xasprintf("%s: %s", status, reason ? reason : "");
 
-		xmlTextWriterStartElement(w, BAD_CAST element[o]);
+		xmlTextWriterStartElement(w, BAD_CAST element);
 		xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST message);
 		if (excerpt) {
 			/* Merged shards may come from an older kwmatrix. */
@@ -93,7 +82,7 @@ static void ktap_cases(xmlTextWriterPtr w, json_object *cases,
 		full = prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
 		testcase(w, classname, full, status, mj_string(c, "directive"), NULL);
 		(*n)++;
-		*failures += outcome_of(status) == JUNIT_FAILURE;
+		*failures += is(junit_element(status), "failure");
 		ktap_cases(w, mj_member(c, "subtests"), classname, full, n, failures);
 		free(full);
 	}
@@ -106,7 +95,7 @@ static void count(json_object *cases, int *n, int *failures)
 		const char *status = mj_string(c, "status");
 
 		(*n)++;
-		*failures += status && outcome_of(status) == JUNIT_FAILURE;
+		*failures += status && is(junit_element(status), "failure");
 		count(mj_member(c, "subtests"), n, failures);
 	}
 }
@@ -130,12 +119,12 @@ int junit_write(json_object *matrix, const char *path)
 
 		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
 			json_object *cell = json_object_array_get_idx(cells, c);
-			enum junit_outcome o = outcome_of(mj_string(cell, "status"));
+			const char *element = junit_element(mj_string(cell, "status"));
 
 			n++;
-			failures += o == JUNIT_FAILURE;
-			errors += o == JUNIT_ERROR;
-			skipped += o == JUNIT_SKIPPED;
+			failures += is(element, "failure");
+			errors += is(element, "error");
+			skipped += is(element, "skipped");
 			count(mj_member(cell, "tests"), &n, &failures);
 		}
 		xmlTextWriterStartElement(w, BAD_CAST "testsuite");

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
 #include "matrix_json.h"
+#include "status.h"
 #include "util.h"
+#include "verdict.h"
 
 /* A KTAP case's status ("PASS", "FAIL", "SKIP", "CRASHED") in KCIDB's enum. */
 static const char *kcidb_ktap_status(const char *ktap_status)
@@ -18,24 +19,9 @@ static const char *kcidb_ktap_status(const char *ktap_status)
 
 const char *kcidb_status(const char *cell_status)
 {
-	switch (cell_status_from_name(cell_status)) {
-	case CELL_PASS:
-	case CELL_KILLED:	/* the mutant was caught: the test did its job */
-	case CELL_XFAIL:	/* the seed's known finding, reproduced */
-		return "PASS";
-	case CELL_UNOBSERVABLE:
-	case CELL_COVERED:	/* nothing can kill it: nothing was tested */
-	case CELL_UNCHECKED:	/* nor shown so, herd7 being absent */
-	case CELL_SKIP:
-		return "SKIP";
-	case CELL_TIMEOUT:
-	case CELL_UNDECIDED:	/* ran, but could not be judged */
-		return "ERROR";
-	case CELL_ERROR:	/* not run: the build failed */
-		return "MISS";
-	default:		/* FAIL, WARN, CRASHED, SURVIVED, XPASS */
-		return "FAIL";
-	}
+	const struct cell_status_info *info = cell_status_by_name(cell_status);
+
+	return info ? info->kcidb : "FAIL";
 }
 
 /* KCIDB forbids nulls: add @key only if @value is set. */
@@ -147,11 +133,9 @@ static char *add_checkout(json_object *checkouts, const char *run_id,
 /* A barrier's verdict (verdict.h) as a KCIDB status: red stays red. */
 static const char *kcidb_verdict_status(const char *verdict)
 {
-	if (!verdict)
-		return "ERROR";
-	if (!strcmp(verdict, "NECESSARY") || !strcmp(verdict, "REDUNDANT"))
-		return "PASS";
-	return strcmp(verdict, "CONTRADICTION") ? "ERROR" : "FAIL";
+	int kind = verdict_kind_from_name(verdict);
+
+	return kind < 0 ? "ERROR" : kwm_verdict_kinds[kind].kcidb;
 }
 
 /*

@@ -161,13 +161,105 @@ static void free_tests(struct ktap_test *tests, int nr)
  * Deeper blocks are parsed recursively and handed to the next result.
  * @top is true for column zero, where a version line starts a new document.
  */
+/* One block of KTAP being read: a document, or a subtest's lines. */
+struct block {
+	struct ktap_test **out;
+	int *nr_out;
+	struct ktap_test *pending;	/* the subtests read for the next result */
+	int nr_pending;
+	int plan, nr_results;
+	char *subtest_name;		/* "# Subtest: NAME" of the pending ones */
+	const char *where;		/* "document" or "subtest block" */
+};
+
+/* A result for @b's pending subtests, whose parent never reported one. */
+static void add_crashed_parent(struct block *b, const char *directive)
+{
+	struct ktap_test t = {
+		.name = xstrdup(b->subtest_name ? b->subtest_name : "(unnamed)"),
+		.status = KTAP_CRASHED,
+		.directive = directive ? xstrdup(directive) : NULL,
+		.subtests = b->pending,
+		.nr_subtests = b->nr_pending,
+	};
+
+	add_test(b->out, b->nr_out, &t);
+	b->nr_results++;
+	b->pending = NULL;
+	b->nr_pending = 0;
+}
+
+static void add_result(struct block *b, const struct line *l)
+{
+	struct ktap_test t = {
+		.name = xstrdup(l->name),
+		.status = l->ok ? KTAP_PASS : KTAP_FAIL,
+		.directive = l->directive ? xstrdup(l->directive) : NULL,
+		.subtests = b->pending,
+		.nr_subtests = b->nr_pending,
+	};
+
+	if (is_skip(l->directive))
+		t.status = KTAP_SKIP;
+	for (int i = 0; i < b->nr_pending; i++)
+		if (b->pending[i].status == KTAP_CRASHED)
+			t.status = KTAP_CRASHED;
+	add_test(b->out, b->nr_out, &t);
+	b->nr_results++;
+	b->pending = NULL;
+	b->nr_pending = 0;
+	free(b->subtest_name);
+	b->subtest_name = NULL;
+}
+
+/* A version line at the top: a new document closes the current one. */
+static void start_document(struct cursor *c, struct block *b)
+{
+	if (b->nr_results || b->plan >= 0) {
+		if (b->plan >= 0 && b->plan != b->nr_results)
+			note_error(c->res, "plan 1..%d but %d results in a %s",
+				   b->plan, b->nr_results, b->where);
+		c->res->nr_documents++;
+		b->plan = -1;
+		b->nr_results = 0;
+	} else if (!c->res->nr_documents) {
+		c->res->nr_documents = 1;
+	}
+}
+
+/* The block's end: what is still pending, and the plan's missing results. */
+static void end_block(struct cursor *c, struct block *b, bool top)
+{
+	if (b->nr_pending) {
+		/* Output stopped inside a subtest: its parent never reported. */
+		note_error(c->res, "output cut off inside subtest '%s'",
+			   b->subtest_name ? b->subtest_name : "(unnamed)");
+		add_crashed_parent(b, "no result line: output cut off");
+	} else if (b->subtest_name && top) {
+		note_error(c->res, "output cut off in subtest '%s'", b->subtest_name);
+	}
+	if (b->plan >= 0 && b->plan != b->nr_results) {
+		note_error(c->res, "plan 1..%d but %d results in a %s", b->plan,
+			   b->nr_results, b->where);
+		/* Account for every planned test that never reported. */
+		for (int i = b->nr_results; i < b->plan; i++) {
+			struct ktap_test t = {
+				.name = xasprintf("(missing result %d)", i + 1),
+				.status = KTAP_CRASHED,
+			};
+			add_test(b->out, b->nr_out, &t);
+		}
+	}
+	free(b->subtest_name);
+}
+
 static void parse_block(struct cursor *c, int indent, bool top,
 			struct ktap_test **out, int *nr_out, char **block_name)
 {
-	struct ktap_test *pending = NULL;
-	int nr_pending = 0, plan = -1, nr_results = 0;
-	char *subtest_name = NULL;
-	const char *where = top ? "document" : "subtest block";
+	struct block b = {
+		.out = out, .nr_out = nr_out, .plan = -1,
+		.where = top ? "document" : "subtest block",
+	};
 
 	while (c->pos < c->nr) {
 		struct line *l = &c->lines[c->pos];
@@ -175,105 +267,39 @@ static void parse_block(struct cursor *c, int indent, bool top,
 		if (l->indent < indent)
 			break;
 		if (l->indent > indent) {
-			if (nr_pending) {
+			if (b.nr_pending) {
 				/* Two blocks in a row: the first lost its result. */
 				note_error(c->res, "subtest block without a result line");
-				struct ktap_test t = {
-					.name = xstrdup(subtest_name ? subtest_name : "(unnamed)"),
-					.status = KTAP_CRASHED,
-					.subtests = pending,
-					.nr_subtests = nr_pending,
-				};
-				add_test(out, nr_out, &t);
-				nr_results++;
-				pending = NULL;
-				nr_pending = 0;
+				add_crashed_parent(&b, NULL);
 			}
 			/* KUnit names the parent inside the block. */
-			parse_block(c, l->indent, false, &pending, &nr_pending,
-				    subtest_name ? NULL : &subtest_name);
+			parse_block(c, l->indent, false, &b.pending, &b.nr_pending,
+				    b.subtest_name ? NULL : &b.subtest_name);
 			continue;
 		}
 		c->pos++;
 		switch (l->kind) {
 		case LINE_VERSION:
-			if (top && (nr_results || plan >= 0)) {
-				/* A new document: close the current one. */
-				if (plan >= 0 && plan != nr_results)
-					note_error(c->res, "plan 1..%d but %d results in a %s",
-						   plan, nr_results, where);
-				c->res->nr_documents++;
-				plan = -1;
-				nr_results = 0;
-			} else if (top && !c->res->nr_documents) {
-				c->res->nr_documents = 1;
-			}
+			if (top)
+				start_document(c, &b);
 			break;
 		case LINE_PLAN:
-			plan = l->plan;
+			b.plan = l->plan;
 			break;
 		case LINE_SUBTEST:
-			if (block_name && !*block_name && !nr_results) {
+			if (block_name && !*block_name && !b.nr_results) {
 				*block_name = xstrdup(l->name);
 				break;
 			}
-			free(subtest_name);
-			subtest_name = xstrdup(l->name);
+			free(b.subtest_name);
+			b.subtest_name = xstrdup(l->name);
 			break;
-		case LINE_RESULT: {
-			struct ktap_test t = {
-				.name = xstrdup(l->name),
-				.status = l->ok ? KTAP_PASS : KTAP_FAIL,
-				.directive = l->directive ? xstrdup(l->directive) : NULL,
-				.subtests = pending,
-				.nr_subtests = nr_pending,
-			};
-
-			if (is_skip(l->directive))
-				t.status = KTAP_SKIP;
-			for (int i = 0; i < nr_pending; i++)
-				if (pending[i].status == KTAP_CRASHED)
-					t.status = KTAP_CRASHED;
-			add_test(out, nr_out, &t);
-			nr_results++;
-			pending = NULL;
-			nr_pending = 0;
-			free(subtest_name);
-			subtest_name = NULL;
+		case LINE_RESULT:
+			add_result(&b, l);
 			break;
 		}
-		}
 	}
-
-	if (nr_pending) {
-		/* Output stopped inside a subtest: its parent never reported. */
-		note_error(c->res, "output cut off inside subtest '%s'",
-			   subtest_name ? subtest_name : "(unnamed)");
-		struct ktap_test t = {
-			.name = xstrdup(subtest_name ? subtest_name : "(unnamed)"),
-			.status = KTAP_CRASHED,
-			.directive = xstrdup("no result line: output cut off"),
-			.subtests = pending,
-			.nr_subtests = nr_pending,
-		};
-		add_test(out, nr_out, &t);
-		nr_results++;
-	} else if (subtest_name && top) {
-		note_error(c->res, "output cut off in subtest '%s'", subtest_name);
-	}
-	if (plan >= 0 && plan != nr_results) {
-		note_error(c->res, "plan 1..%d but %d results in a %s", plan,
-			   nr_results, where);
-		/* Account for every planned test that never reported. */
-		for (int i = nr_results; i < plan; i++) {
-			struct ktap_test t = {
-				.name = xasprintf("(missing result %d)", i + 1),
-				.status = KTAP_CRASHED,
-			};
-			add_test(out, nr_out, &t);
-		}
-	}
-	free(subtest_name);
+	end_block(c, &b, top);
 }
 
 void ktap_parse(const char *text, struct ktap_result *res)

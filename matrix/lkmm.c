@@ -14,9 +14,6 @@
 
 #define COVERS_MARK	"/* covers "
 
-const char *const kwm_subject_versions[] = { "seed", "series" };
-const int kwm_nr_subject_versions = sizeof(kwm_subject_versions) /
-				    sizeof(kwm_subject_versions[0]);
 
 /* The first word after " * @label" at the start of a line of @text. */
 static char *header_word(const char *text, const char *label)

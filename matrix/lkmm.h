@@ -14,11 +14,8 @@
 
 #include <stdbool.h>
 
-/* The versions of the subject that a reviewer cares about, and their models. */
-extern const char *const kwm_subject_versions[];
-extern const int kwm_nr_subject_versions;
-
 #include "hash.h"
+#include "subject.h"
 
 /* One litmus test, as its header says and as herd7 saw it. */
 struct lkmm_outcome {

@@ -17,6 +17,7 @@
 #include "litmus.h"
 #include "merge.h"
 #include "models.h"
+#include "status.h"
 #include "suites.h"
 #include "variants.h"
 #include "fs.h"
@@ -68,6 +69,11 @@ static void cmd_list(void)
 		printf("  %-24s on %-18s %s%s\n", kwm_suites[i].name,
 		       kwm_suites[i].kernels, kwm_suites[i].modules,
 		       kwm_suites[i].by_default ? "" : " (not by default)");
+	printf("statuses:\n");
+	for (int s = 0; s < CELL_NR_STATUSES; s++)
+		printf("  %-13s %-9s JUnit %-8s KCIDB %-5s %s\n", kwm_statuses[s].name,
+		       kwm_statuses[s].green ? "green" : "not green", kwm_statuses[s].junit,
+		       kwm_statuses[s].kcidb, kwm_statuses[s].meaning);
 }
 
 /* Each file of kwmatrix litmus parsed now: a bad one is named before any build. */

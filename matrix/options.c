@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,11 +16,64 @@
 #include "targets.h"
 #include "tree.h"
 
+/* What an option sets, and so how its argument is read. */
+enum option_kind {
+	OPTION_LIST,		/* comma-separated, into a struct strlist */
+	OPTION_PATH,		/* a string, replacing the default */
+	OPTION_COUNT,		/* a whole positive number */
+	OPTION_FLAG,		/* no argument: true */
+};
+
+/*
+ * The options of run and litmus, in one table: the parser, getopt's
+ * tables and --help are made from it.  @help's lines after the first are
+ * indented under it.
+ */
+static const struct option_spec {
+	char letter;
+	const char *name;
+	const char *arg;		/* in --help; NULL for a flag */
+	enum option_kind kind;
+	size_t field;			/* offsetof(struct options, ...) */
+	const char *help;
+} option_specs[] = {
+	{ 't', "targets", "LIST", OPTION_LIST, offsetof(struct options, targets),
+	  "comma-separated targets, or all (default: the boot\n"
+	  "targets; the build-only ones are for the nightly)" },
+	{ 's', "suites", "LIST", OPTION_LIST, offsetof(struct options, suites),
+	  "comma-separated suites (default: the default set)" },
+	{ 'k', "kernels", "LIST", OPTION_LIST, offsetof(struct options, kernels),
+	  "plain and oracle kernels per target, or all\n"
+	  "(default: plain; the oracles build a kernel each)" },
+	{ 'V', "versions", "LIST", OPTION_LIST, offsetof(struct options, versions),
+	  "kernel versions, each Debian's linux-source-VERSION,\n"
+	  "or all (default: 6.1; patch/VERSION/ holds refreshes)" },
+	{ 'r', "results", "DIR", OPTION_PATH, offsetof(struct options, results),
+	  "where results/<run-id>/ goes (default: results)" },
+	{ 'c', "cache", "DIR", OPTION_PATH, offsetof(struct options, cache),
+	  "build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)" },
+	{ 'p', "series", "DIR", OPTION_PATH, offsetof(struct options, series_dir),
+	  "patch series (default: <repo>/patch)" },
+	{ 'R', "repo", "DIR", OPTION_PATH, offsetof(struct options, repo),
+	  "kwmatrix checkout (default: .)" },
+	{ 'j', "jobs", "N", OPTION_COUNT, offsetof(struct options, jobs),
+	  "parallel make jobs (default: host CPUs)" },
+	{ 'd', "duration", "S", OPTION_COUNT, offsetof(struct options, duration),
+	  "seconds per torture run (default: 10)" },
+	{ 'T', "timeout", "S", OPTION_COUNT, offsetof(struct options, timeout),
+	  "time bound of each guest (default: per target)" },
+	{ 'L', "lava", NULL, OPTION_FLAG, offsetof(struct options, lava),
+	  "boot each guest through LAVA's lava-run (every\n"
+	  "run writes the LAVA jobs beside its results)" },
+};
+#define NR_OPTIONS	(sizeof(option_specs) / sizeof(option_specs[0]))
+#define HELP_COLUMN	23
+
 void options_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: kwmatrix run [options]    build, boot and report the matrix\n"
-		"       kwmatrix list             show targets, kernels and suites\n"
+		"       kwmatrix list             show targets, kernels, suites and statuses\n"
 		"       kwmatrix merge A.json B.json... -o DIR\n"
 		"                                 combine shards' matrix.json into one\n"
 		"       kwmatrix litmus [options] FILE...\n"
@@ -28,23 +82,22 @@ void options_usage(FILE *out)
 		"       kwmatrix models TREE      the memory model's verdicts on each barrier\n"
 		"                                 of each version (litmus/path-*.litmus), by\n"
 		"                                 herd7 against TREE/tools/memory-model\n"
-		"options:\n"
-		"  -t, --targets LIST   comma-separated targets, or all (default: the boot\n"
-		"                       targets; the build-only ones are for the nightly)\n"
-		"  -s, --suites LIST    comma-separated suites (default: the default set)\n"
-		"  -k, --kernels LIST   plain and oracle kernels per target, or all\n"
-		"                       (default: plain; the oracles build a kernel each)\n"
-		"  -V, --versions LIST  kernel versions, each Debian's linux-source-VERSION,\n"
-		"                       or all (default: 6.1; patch/VERSION/ holds refreshes)\n"
-		"  -r, --results DIR    where results/<run-id>/ goes (default: results)\n"
-		"  -c, --cache DIR      build cache (default: $KWMATRIX_CACHE or ~/.cache/kwmatrix)\n"
-		"  -p, --series DIR     patch series (default: <repo>/patch)\n"
-		"  -R, --repo DIR       kwmatrix checkout (default: .)\n"
-		"  -j, --jobs N         parallel make jobs (default: host CPUs)\n"
-		"  -d, --duration S     seconds per torture run (default: 10)\n"
-		"  -T, --timeout S      time bound of each guest (default: per target)\n"
-		"  -L, --lava           boot each guest through LAVA's lava-run (every\n"
-		"                       run writes the LAVA jobs beside its results)\n");
+		"options:\n");
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		const struct option_spec *spec = &option_specs[i];
+		const char *line = spec->help;
+		int width = fprintf(out, "  -%c, --%s %s", spec->letter, spec->name,
+				    spec->arg ? spec->arg : "");
+
+		while (line) {
+			const char *nl = strchr(line, '\n');
+
+			fprintf(out, "%*s%.*s\n", HELP_COLUMN - width, "",
+				nl ? (int)(nl - line) : (int)strlen(line), line);
+			width = 0;
+			line = nl ? nl + 1 : NULL;
+		}
+	}
 }
 
 /* A whole positive number, or -1. */
@@ -203,26 +256,37 @@ char *options_default_cache(void)
 }
 
 /* @files: the arguments after the options are .litmus files (kwmatrix litmus). */
-static int parse(int argc, char **argv, struct options *o, bool files)
+/* Set what @spec names in @o from @arg.  -1 after one line naming the fix. */
+static int set_option(struct options *o, const struct option_spec *spec,
+		      const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "targets", required_argument, NULL, 't' },
-		{ "suites", required_argument, NULL, 's' },
-		{ "kernels", required_argument, NULL, 'k' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "series", required_argument, NULL, 'p' },
-		{ "repo", required_argument, NULL, 'R' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "versions", required_argument, NULL, 'V' },
-		{ "lava", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	void *field = (char *)o + spec->field;
+	char *what = xasprintf("--%s", spec->name);
+	int ret = 0;
+
+	switch (spec->kind) {
+	case OPTION_LIST:
+		ret = split_list(what, arg, field);
+		break;
+	case OPTION_PATH:
+		free(*(char **)field);
+		*(char **)field = xstrdup(arg);
+		break;
+	case OPTION_COUNT:
+		*(int *)field = parse_count(what, arg);
+		ret = *(int *)field < 0 ? -1 : 0;
+		break;
+	case OPTION_FLAG:
+		*(bool *)field = true;
+		break;
+	}
+	free(what);
+	return ret;
+}
+
+static void set_defaults(struct options *o)
+{
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->jobs = ncpu > 0 ? (int)ncpu : 1;
@@ -230,68 +294,47 @@ static int parse(int argc, char **argv, struct options *o, bool files)
 	o->results = xstrdup("results");
 	o->repo = xstrdup(".");
 	o->cache = options_default_cache();
+}
 
-	while ((c = getopt_long(argc, argv, "t:s:k:V:r:c:p:R:j:d:T:Lh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (split_list("--targets", optarg, &o->targets))
-				return -1;
-			break;
-		case 's':
-			if (split_list("--suites", optarg, &o->suites))
-				return -1;
-			break;
-		case 'k':
-			if (split_list("--kernels", optarg, &o->kernels))
-				return -1;
-			break;
-		case 'V':
-			if (split_list("--versions", optarg, &o->versions))
-				return -1;
-			break;
-		case 'r':
-			free(o->results);
-			o->results = xstrdup(optarg);
-			break;
-		case 'c':
-			free(o->cache);
-			o->cache = xstrdup(optarg);
-			break;
-		case 'p':
-			free(o->series_dir);
-			o->series_dir = xstrdup(optarg);
-			break;
-		case 'R':
-			free(o->repo);
-			o->repo = xstrdup(optarg);
-			break;
-		case 'j':
-			o->jobs = parse_count("--jobs", optarg);
-			if (o->jobs < 0)
-				return -1;
-			break;
-		case 'd':
-			o->duration = parse_count("--duration", optarg);
-			if (o->duration < 0)
-				return -1;
-			break;
-		case 'T':
-			o->timeout = parse_count("--timeout", optarg);
-			if (o->timeout < 0)
-				return -1;
-			break;
-		case 'L':
-			o->lava = true;
-			break;
-		case 'h':
+/* The options in argv, until the first operand.  -1 on a bad one. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	struct option longopts[NR_OPTIONS + 2] = { { 0 } };
+	char shortopts[3 * NR_OPTIONS + 2] = "", *p = shortopts;
+	int c;
+
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		longopts[i] = (struct option){ option_specs[i].name,
+			option_specs[i].arg ? required_argument : no_argument,
+			NULL, option_specs[i].letter };
+		*p++ = option_specs[i].letter;
+		if (option_specs[i].arg)
+			*p++ = ':';
+	}
+	longopts[NR_OPTIONS] = (struct option){ "help", no_argument, NULL, 'h' };
+	*p++ = 'h';
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		size_t i = 0;
+
+		if (c == 'h') {
 			options_usage(stdout);
 			exit(0);
-		default:
+		}
+		while (i < NR_OPTIONS && option_specs[i].letter != c)
+			i++;
+		if (i == NR_OPTIONS) {
 			options_usage(stderr);
 			return -1;
 		}
+		if (set_option(o, &option_specs[i], optarg))
+			return -1;
 	}
+	return 0;
+}
+
+/* kwmatrix litmus's operands: the .litmus files, each found. */
+static int parse_files(int argc, char **argv, struct options *o, bool files)
+{
 	if (files && optind == argc) {
 		kwm_error("no .litmus file given (fix: kwmatrix litmus [options] FILE...)");
 		return -1;
@@ -312,6 +355,14 @@ static int parse(int argc, char **argv, struct options *o, bool files)
 		strlist_add(&o->litmus_files, path);
 		free(path);
 	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct options *o, bool files)
+{
+	set_defaults(o);
+	if (parse_options(argc, argv, o) || parse_files(argc, argv, o, files))
+		return -1;
 	/* Only the litmus tests, unless -s says otherwise. */
 	if (files && !o->suites.n)
 		for (int i = 0; i < kwm_nr_suites; i++)

@@ -10,44 +10,6 @@
 #include "kwm_protocol.h"
 
 
-static const char *const status_names[] = {
-	[CELL_PASS] = "PASS",
-	[CELL_SKIP] = "SKIP",
-	[CELL_WARN] = "WARN",
-	[CELL_FAIL] = "FAIL",
-	[CELL_CRASHED] = "CRASHED",
-	[CELL_TIMEOUT] = "TIMEOUT",
-	[CELL_ERROR] = "ERROR",
-	[CELL_KILLED] = "KILLED",
-	[CELL_UNOBSERVABLE] = "UNOBSERVABLE",
-	[CELL_XFAIL] = "XFAIL",
-	[CELL_COVERED] = "COVERED",
-	[CELL_UNCHECKED] = "UNCHECKED",
-	[CELL_SURVIVED] = "SURVIVED",
-	[CELL_XPASS] = "XPASS",
-	[CELL_UNDECIDED] = "UNDECIDED",
-};
-
-bool cell_status_ok(enum cell_status status)
-{
-	return status == CELL_PASS || status == CELL_KILLED ||
-	       status == CELL_UNOBSERVABLE || status == CELL_XFAIL ||
-	       status == CELL_COVERED || status == CELL_UNCHECKED;
-}
-
-const char *cell_status_name(enum cell_status status)
-{
-	return status_names[status];
-}
-
-int cell_status_from_name(const char *name)
-{
-	for (int i = 0; i < CELL_NR_STATUSES; i++)
-		if (!strcmp(status_names[i], name))
-			return i;
-	return -1;
-}
-
 /* Find a marker line "MARK<name>" at the start of a line; NULL if none. */
 static const char *find_marker(const char *text, const char *mark,
 			       const char *name)

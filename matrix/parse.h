@@ -13,32 +13,7 @@
 #include "console.h"
 #include "ktap.h"
 #include "sanitizer.h"
-
-/* In increasing order of severity: a cell shows the worst that happened. */
-enum cell_status {
-	CELL_PASS,
-	CELL_KILLED,		/* a mutant caught: which check, when */
-	CELL_UNOBSERVABLE,	/* a mutant that this platform cannot show */
-	CELL_XFAIL,		/* a known finding, reproduced */
-	CELL_COVERED,		/* a mutant the model shows no test can kill */
-	CELL_UNCHECKED,		/* survived where only an unchecked model covers it */
-	CELL_SKIP,
-	CELL_WARN,
-	CELL_FAIL,
-	CELL_CRASHED,
-	CELL_TIMEOUT,
-	CELL_ERROR,	/* not run: build or setup failed */
-	CELL_SURVIVED,		/* a mutant not caught where it is observable */
-	CELL_XPASS,		/* a known finding no longer reproduced */
-	CELL_UNDECIDED,		/* ran, but nothing it needs to be judged was seen */
-	CELL_NR_STATUSES
-};
-
-/* Statuses that keep the run green. */
-bool cell_status_ok(enum cell_status status);
-
-const char *cell_status_name(enum cell_status status);
-int cell_status_from_name(const char *name);	/* -1 if unknown */
+#include "status.h"
 
 struct suite_result {
 	char *name;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "matrix_json.h"
+#include "suites.h"
 #include "variants.h"
 #include "util.h"
 
@@ -41,8 +42,16 @@ static json_object *tests_json(const struct ktap_test *tests, int nr)
 static json_object *cell_json(const struct suite_result *s)
 {
 	json_object *c = json_object_new_object(), *counts;
+	const struct suite *suite = suite_find(s->name);
 
 	json_object_object_add(c, "suite", jstr(s->name));
+	/* What the suite is, so that no reader parses its name (suites.c). */
+	if (suite) {
+		json_object_object_add(c, "kind", jstr(suite_kind_name(suite->kind)));
+		json_object_object_add(c, "subject", jstr(suite->subject));
+		json_object_object_add(c, "barrier", jstr(suite->mutant_of));
+		json_object_object_add(c, "emulated", json_object_new_boolean(suite->emulated));
+	}
 	json_object_object_add(c, "status", jstr(cell_status_name(s->status)));
 	/* Whether it keeps the run green: readers need not know the statuses. */
 	json_object_object_add(c, "green", json_object_new_boolean(cell_status_ok(s->status)));

@@ -2,6 +2,8 @@
 #include "suites.h"
 
 #include "parse.h"
+#include "subject.h"
+#include "variants.h"
 
 #include <string.h>
 
@@ -160,7 +162,8 @@ const struct suite kwm_suites[] = {
 	{								\
 		.name = "mutant-" prefix tag,				\
 		.kind = SUITE_MUTANT,					\
-		.modules = "torture+" prefix "no-" tag "/kw_worker+kw_worker_torture", \
+		.modules = "torture+" VARIANT_NAME(prefix, tag) "/" SUBJECT_MODULE \
+			   "+kw_worker_torture",			\
 		.seconds = 30,						\
 		.duration_module = "kw_worker_torture",			\
 		.mutant_of = tag,					\
@@ -172,18 +175,12 @@ const struct suite kwm_suites[] = {
 		.by_default = true,					\
 	}
 #define SERIES_MUTANT(tag, shape)					\
-	MUTANT("", "series", NULL, "plain,kcsan", tag, shape)
+	MUTANT("", "series", NULL, "plain,kcsan", tag, shape),
 #define SEED_MUTANT(tag, shape)						\
-	MUTANT("seed-", "seed", "completion", "plain", tag, shape)
-	/* Each barrier, and the litmus shape that shows it missing. */
-	SERIES_MUTANT("worker-b0", "MP+rmb"),
-	SERIES_MUTANT("worker-b1", "SB+mb-plain+wait"),
-	SERIES_MUTANT("flush-b0", "SB+mb-atomic"),
-	SERIES_MUTANT("flush-b1", "MP+wmb"),
-	SEED_MUTANT("worker-b0", "MP+rmb"),
-	SEED_MUTANT("worker-b1", "SB+mb-plain+wait"),
-	SEED_MUTANT("flush-b0", "SB+mb-atomic"),
-	SEED_MUTANT("flush-b1", "MP+wmb"),
+	MUTANT(SEED_PREFIX, "seed", "completion", "plain", tag, shape),
+	/* Each barrier of subject.h, with the shape that shows it missing. */
+	KWM_BARRIERS(SERIES_MUTANT)
+	KWM_BARRIERS(SEED_MUTANT)
 #undef SEED_MUTANT
 #undef SERIES_MUTANT
 #undef MUTANT
@@ -233,7 +230,8 @@ const struct suite kwm_suites[] = {
 	{								\
 		.name = "mutant-emu-" prefix tag,			\
 		.kind = SUITE_MUTANT,					\
-		.modules = "torture+emu-" prefix "no-" tag "/kw_worker_emu", \
+		.modules = "torture+emu-" VARIANT_NAME(prefix, tag) "/"	\
+			   EMULATED_MODULE,				\
 		.seconds = 30,						\
 		.duration_module = "kw_worker_emu",		\
 		.mutant_of = tag,					\
@@ -249,14 +247,14 @@ const struct suite kwm_suites[] = {
 		.kernels = "plain",					\
 		.by_default = true,					\
 	}
-	EMULATED_MUTANT("", "series", NULL, "", "worker-b0"),
-	EMULATED_MUTANT("", "series", NULL, "", "worker-b1"),
-	EMULATED_MUTANT("", "series", NULL, "", "flush-b0"),
-	EMULATED_MUTANT("", "series", NULL, "", "flush-b1"),
-	EMULATED_MUTANT("seed-", "seed", "completion", SEED_HUNT_PAST, "worker-b0"),
-	EMULATED_MUTANT("seed-", "seed", "completion", SEED_HUNT_PAST, "worker-b1"),
-	EMULATED_MUTANT("seed-", "seed", "completion", SEED_HUNT_PAST, "flush-b0"),
-	EMULATED_MUTANT("seed-", "seed", "completion", SEED_HUNT_PAST, "flush-b1"),
+#define SERIES_EMULATED_MUTANT(tag, shape)				\
+	EMULATED_MUTANT("", "series", NULL, "", tag),
+#define SEED_EMULATED_MUTANT(tag, shape)				\
+	EMULATED_MUTANT(SEED_PREFIX, "seed", "completion", SEED_HUNT_PAST, tag),
+	KWM_BARRIERS(SERIES_EMULATED_MUTANT)
+	KWM_BARRIERS(SEED_EMULATED_MUTANT)
+#undef SEED_EMULATED_MUTANT
+#undef SERIES_EMULATED_MUTANT
 #undef EMULATED_MUTANT
 	{
 		/*
@@ -321,6 +319,18 @@ const struct suite kwm_suites[] = {
 };
 
 const int kwm_nr_suites = sizeof(kwm_suites) / sizeof(kwm_suites[0]);
+
+const char *suite_kind_name(enum suite_kind kind)
+{
+	static const char *const names[SUITE_NR_KINDS] = {
+		[SUITE_KTAP] = "ktap", [SUITE_FINDING] = "finding",
+		[SUITE_MUTANT] = "mutant", [SUITE_DETECTOR] = "detector",
+		[SUITE_BUILD] = "build", [SUITE_SPARSE] = "sparse",
+		[SUITE_CHECKPATCH] = "checkpatch",
+	};
+
+	return names[kind];
+}
 
 bool suite_in_guest(const struct suite *s)
 {

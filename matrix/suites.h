@@ -51,6 +51,9 @@ extern const int kwm_nr_suites;
 
 const struct suite *suite_find(const char *name);
 
+/* "ktap", "finding", "mutant", ...: matrix.json's word for @kind. */
+const char *suite_kind_name(enum suite_kind kind);
+
 /* Whether @s runs in the guest (not a build-time check). */
 bool suite_in_guest(const struct suite *s);
 

@@ -48,17 +48,11 @@ static void format_cell(const struct suite_result *s, char *cell, size_t len)
 /* SGR colours of the table on a terminal: set by report_print_table(). */
 static bool colour;
 
-/*
- * Green for what keeps the run green and shows something, yellow for
- * what could not be shown here, red for the rest.
- */
+/* Each status in its shade's colour (status.c). */
 static void put_cell(FILE *out, const char *text, int status)
 {
 	const char *sgr = !colour || status < 0 ? NULL :
-			  status == CELL_UNOBSERVABLE || status == CELL_SKIP ||
-			  status == CELL_COVERED || status == CELL_UNCHECKED ||
-			  status == CELL_WARN || status == CELL_UNDECIDED ? "33" :
-			  cell_status_ok(status) ? "32" : "1;31";
+			  kwm_shade_sgr[cell_status_info(status)->shade];
 
 	if (sgr)
 		fprintf(out, " \033[%sm%-16s\033[0m", sgr, text);
@@ -142,8 +136,7 @@ static bool print_verdicts(const struct run *run, FILE *out)
 			"verdict", "memory model without it; evidence");
 	for (int i = 0; i < run->nr_verdicts; i++) {
 		const struct barrier_verdict *v = &run->verdicts[i];
-		const char *sgr = v->kind == VERDICT_CONTRADICTION ? "1;31" :
-				  v->kind == VERDICT_NOT_DECIDED ? "33" : "32";
+		const char *sgr = kwm_shade_sgr[kwm_verdict_kinds[v->kind].shade];
 
 		ok &= v->kind != VERDICT_CONTRADICTION;
 		fprintf(out, "%-10s %-7s ", v->barrier, v->version);

@@ -13,11 +13,6 @@
 #include "fs.h"
 #include "proc.h"
 
-const char *const kwm_barrier_tags[] = {
-	"worker-b0", "worker-b1", "flush-b0", "flush-b1",
-};
-const int kwm_nr_barrier_tags = sizeof(kwm_barrier_tags) / sizeof(kwm_barrier_tags[0]);
-
 /*
  * Mutants that break what a torture check guards, whatever the platform:
  * they show that each detector can fire.  Each must be KILLED.
@@ -73,8 +68,8 @@ void variant_names(struct strlist *names)
 {
 	strlist_add(names, "seed");
 	for (int i = 0; i < 2 * kwm_nr_barrier_tags; i++) {
-		char *name = xasprintf("%sno-%s", i < kwm_nr_barrier_tags ? "" : "seed-",
-				       kwm_barrier_tags[i % kwm_nr_barrier_tags]);
+		char *name = variant_name(i < kwm_nr_barrier_tags ? "" : SEED_PREFIX,
+					  kwm_barrier_tags[i % kwm_nr_barrier_tags]);
 
 		strlist_add(names, name);
 		free(name);
@@ -110,13 +105,15 @@ void emulated_names(struct strlist *names)
 		free(name);
 	}
 	for (int v = 0; v < 2; v++) {
-		const char *prefix = v ? "seed-" : "";
+		const char *prefix = v ? SEED_PREFIX : "";
 
 		strlist_add(names, v ? "emu-seed" : "emu-series");
 		for (int i = 0; i < kwm_nr_barrier_tags; i++) {
-			char *name = xasprintf("emu-%sno-%s", prefix, kwm_barrier_tags[i]);
+			char *variant = variant_name(prefix, kwm_barrier_tags[i]);
+			char *name = xasprintf("emu-%s", variant);
 
 			strlist_add(names, name);
+			free(variant);
 			free(name);
 		}
 	}
@@ -434,7 +431,7 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 	int ret = 0;
 
 	for (int i = -1; i < kwm_nr_barrier_tags && !ret; i++) {
-		char *removed = NULL, *mutant = NULL, *dir;
+		char *removed = NULL, *mutant = NULL, *dir, *variant;
 
 		if (sited)
 			mutant = i < 0 ? xstrdup(sited) :
@@ -446,8 +443,10 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 					     b->name, kwm_barrier_tags[i], version, SUBJECT_FILE);
 			return -1;
 		}
-		dir = i < 0 ? xasprintf("%s/emu-%s", root, version) :
-		      xasprintf("%s/emu-%sno-%s", root, prefix, kwm_barrier_tags[i]);
+		variant = i < 0 ? xstrdup(version) :
+			  variant_name(prefix, kwm_barrier_tags[i]);
+		dir = xasprintf("%s/emu-%s", root, variant);
+		free(variant);
 		ret = stage_emulated_torture(b, stale, env, dir, mutant, torture);
 	}
 	free(sited);
@@ -505,7 +504,7 @@ static int stage_emulated_tortures(struct build *b, struct strlist *stale,
 	else
 		ret = stage_emulated_version(b, stale, env, root, "series", "",
 					     subject, torture) ||
-		      stage_emulated_version(b, stale, env, root, "seed", "seed-",
+		      stage_emulated_version(b, stale, env, root, "seed", SEED_PREFIX,
 					     seed, torture) ||
 		      stage_emulated_detectors(b, stale, env, root, subject,
 					       torture) ? -1 : 0;
@@ -581,7 +580,7 @@ static int stage_barrier_mutants(struct build *b, struct strlist *stale,
 					     *prefix ? "seed's" : "series'", SUBJECT_FILE);
 			return -1;
 		}
-		name = xasprintf("%sno-%s", prefix, kwm_barrier_tags[i]);
+		name = variant_name(prefix, kwm_barrier_tags[i]);
 		ret = stage_variant(b, stale, root, name, mutant);
 		free(name);
 		if (ret)
@@ -594,7 +593,7 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed)
 {
 	if (stage_barrier_mutants(b, stale, root, subject, "") ||
-	    stage_barrier_mutants(b, stale, root, seed, "seed-"))
+	    stage_barrier_mutants(b, stale, root, seed, SEED_PREFIX))
 		return -1;
 	for (int i = 0; i < kwm_nr_detector_mutants; i++) {
 		const struct detector_mutant *m = &kwm_detector_mutants[i];

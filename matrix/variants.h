@@ -11,12 +11,7 @@
 #include <stdbool.h>
 
 #include "kbuild.h"
-
-#define SUBJECT_FILE	"lib/kw_worker.c"
-#define SUBJECT_MODULE	"kw_worker"
-
-extern const char *const kwm_barrier_tags[];
-extern const int kwm_nr_barrier_tags;
+#include "subject.h"
 
 struct text_edit {
 	const char *find;	/* must occur exactly once in the source */

@@ -14,22 +14,22 @@
 
 #include "util.h"
 
-static const char *const verdict_names[VERDICT_NR_KINDS] = {
-	[VERDICT_NECESSARY] = "NECESSARY",
-	[VERDICT_REDUNDANT] = "REDUNDANT",
-	[VERDICT_CONTRADICTION] = "CONTRADICTION",
-	[VERDICT_NOT_DECIDED] = "NOT DECIDED",
+const struct verdict_kind_info kwm_verdict_kinds[VERDICT_NR_KINDS] = {
+	[VERDICT_NECESSARY] = { "NECESSARY", SHADE_SHOWN, "PASS" },
+	[VERDICT_REDUNDANT] = { "REDUNDANT", SHADE_SHOWN, "PASS" },
+	[VERDICT_CONTRADICTION] = { "CONTRADICTION", SHADE_WRONG, "FAIL" },
+	[VERDICT_NOT_DECIDED] = { "NOT DECIDED", SHADE_UNSURE, "ERROR" },
 };
 
 const char *verdict_kind_name(enum verdict_kind kind)
 {
-	return verdict_names[kind];
+	return kwm_verdict_kinds[kind].name;
 }
 
 int verdict_kind_from_name(const char *name)
 {
 	for (int k = 0; name && k < VERDICT_NR_KINDS; k++)
-		if (!strcmp(verdict_names[k], name))
+		if (!strcmp(kwm_verdict_kinds[k].name, name))
 			return k;
 	return -1;
 }

@@ -10,6 +10,7 @@
 
 #include "lkmm.h"
 #include "parse.h"
+#include "status.h"
 
 enum verdict_kind {
 	VERDICT_NECESSARY,	/* an oracle killed its mutant */
@@ -18,6 +19,15 @@ enum verdict_kind {
 	VERDICT_NOT_DECIDED,	/* the model needs it, and no oracle showed it */
 	VERDICT_NR_KINDS
 };
+
+/* What a verdict is called and how it reads, as status.h's table for cells. */
+struct verdict_kind_info {
+	const char *name;
+	enum status_shade shade;
+	const char *kcidb;	/* red stays red; NOT DECIDED is not a pass */
+};
+
+extern const struct verdict_kind_info kwm_verdict_kinds[VERDICT_NR_KINDS];
 
 const char *verdict_kind_name(enum verdict_kind kind);
 int verdict_kind_from_name(const char *name);	/* -1 if unknown */

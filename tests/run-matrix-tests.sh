@@ -141,11 +141,8 @@ COVERED = [("COVERED", r"^nothing can kill it anywhere: the memory model of the 
 EMU_KILLED = [("KILLED", r"^\w+: \d+ violations")]
 EMU_COVERED = COVERED + [("UNCHECKED", r"^no check caught it on the emulated machine in seconds=\d+ .*; only the memory model's header says the (seed|series) without [\w-]+ is Never \(expected, unchecked: herd7 not installed[^)]*\), covered by .*\(fix: build herd7")]
 REDUNDANT = {"seed": {"flush-b0"}, "series": {"worker-b0", "flush-b0", "flush-b1"}}
-SB_MUTANTS = {"mutant-worker-b1", "mutant-flush-b0", "mutant-seed-worker-b1", "mutant-seed-flush-b0"}
+SB_BARRIERS = {"worker-b1", "flush-b0"}
 verdicts = {(v["version"], v["barrier"]): v for v in m["barriers"]}
-def version_barrier(suite):
-    rest = re.sub(r"^mutant-(emu-)?", "", suite)
-    return ("seed", rest[len("seed-"):]) if rest.startswith("seed-") else ("series", rest)
 def herd7_checked(key):
     # herd7's verdict, run here or recorded (litmus/herd7-verdicts.tsv).
     return key in verdicts and re.search(r"\(herd7 [^()]*\)$", verdicts[key]["model"]) is not None
@@ -181,16 +178,16 @@ for t in m["targets"]:
         suite, reason = c["suite"], c["reason"]
         if t["unavailable"]:
             want = [("UNOBSERVABLE", "^" + re.escape(t["unavailable"]) + "$")]
-        elif suite.startswith("mutant-emu-"):
-            version, barrier = version_barrier(suite)
+        elif c["kind"] == "mutant" and c["emulated"]:
+            version, barrier = c["subject"], c["barrier"]
             want = (COVERED if herd7_checked((version, barrier)) else EMU_COVERED) \
                    if barrier in REDUNDANT[version] else EMU_KILLED
-        elif suite.startswith("mutant-") and herd7_checked(version_barrier(suite)) and \
-             version_barrier(suite)[1] in REDUNDANT[version_barrier(suite)[0]]:
+        elif c["kind"] == "mutant" and herd7_checked((c["subject"], c["barrier"])) and \
+             c["barrier"] in REDUNDANT[c["subject"]]:
             want = COVERED
-        elif suite.startswith("mutant-"):
+        elif c["kind"] == "mutant":
             want = ORACLE_MUTANT if t["kernel"] != "plain" else \
-                   SB_MUTANT if suite in SB_MUTANTS else PLAIN_MUTANT
+                   SB_MUTANT if c["barrier"] in SB_BARRIERS else PLAIN_MUTANT
         else:
             want = EXPECT.get(suite, [])
         if not any(c["status"] == s and (r is None and reason is None or
@@ -198,7 +195,7 @@ for t in m["targets"]:
                    for s, r in want):
             print(f"     {t['column']}/{suite}: {c['status']}: {reason} (expected one of {want})")
             ok = False
-emulated = any(c["suite"].startswith("mutant-emu-") for t in m["targets"] for c in t["cells"])
+emulated = any(c["kind"] == "mutant" and c["emulated"] for t in m["targets"] for c in t["cells"])
 if len(verdicts) != 8:
     print(f"     {len(verdicts)} barrier verdicts, not 4 barriers of 2 versions")
     ok = False
