@@ -173,6 +173,54 @@ static void add_verdicts(json_object *tests, json_object *barriers,
 	}
 }
 
+/* Column @tr's build, named @build_id, under checkout @source_id. */
+static json_object *build_of(json_object *tr, const char *build_id,
+			     const char *source_id, const char *column)
+{
+	json_object *b = mj_member(tr, "build"), *build = json_object_new_object();
+
+	add_str(build, "id", build_id);
+	add_str(build, "checkout_id", source_id);
+	add_str(build, "origin", KCIDB_ORIGIN);
+	add_str(build, "architecture", mj_string(tr, "arch"));
+	add_str(build, "compiler", b ? mj_string(b, "toolchain") : NULL);
+	add_str(build, "config_name", column);
+	if (b && mj_member(b, "seconds"))
+		json_object_object_add(build, "duration",
+				       json_object_get(mj_member(b, "seconds")));
+	json_object_object_add(build, "valid", json_object_new_boolean(
+		b && mj_string(b, "status") && !strcmp(mj_string(b, "status"), "PASS")));
+	return build;
+}
+
+/* A cell of column @tr as a test of @build_id, and its KTAP cases after it. */
+static void add_cell(json_object *tests, json_object *tr, json_object *cell,
+		     const char *build_id)
+{
+	json_object *g = mj_member(tr, "guest"), *env, *t1;
+	const char *suite = mj_string(cell, "suite"), *status = mj_string(cell, "status");
+	char *id = xasprintf("%s:%s", build_id, suite);
+	char *test_path;
+
+	t1 = named_test(id, build_id, "kw_worker", suite,
+			kcidb_status(status ? status : "ERROR"),
+			mj_string(cell, "reason"), &test_path);
+	env = json_object_new_object();
+	add_str(env, "comment", g ? mj_string(g, "qemu_command") : NULL);
+	json_object_object_add(t1, "environment", env);
+	env = mj_member(t1, "misc");
+	if (!env) {
+		env = json_object_new_object();
+		json_object_object_add(t1, "misc", env);
+	}
+	add_str(env, "kwmatrix_status", status);
+	add_str(env, "excerpt", mj_string(cell, "excerpt"));
+	json_object_array_add(tests, t1);
+	add_ktap(tests, mj_member(cell, "tests"), id, build_id, test_path);
+	free(id);
+	free(test_path);
+}
+
 int kcidb_write(json_object *matrix, const char *path)
 {
 	json_object *root = json_object_new_object(), *version, *checkouts, *builds,
@@ -193,50 +241,15 @@ int kcidb_write(json_object *matrix, const char *path)
 	tests = json_object_new_array();
 	for (size_t t = 0; targets && t < json_object_array_length(targets); t++) {
 		json_object *tr = json_object_array_get_idx(targets, t);
-		json_object *b = mj_member(tr, "build"), *g = mj_member(tr, "guest");
-		json_object *cells = mj_member(tr, "cells"), *build = json_object_new_object();
+		json_object *cells = mj_member(tr, "cells");
 		const char *column = mj_string(tr, "column") ? mj_string(tr, "column") : mj_string(tr, "target");
 		char *source_id = add_checkout(checkouts, run_id, matrix, tr);
 		char *build_id = xasprintf("%s:%s", run_id, column);
 
-		add_str(build, "id", build_id);
-		add_str(build, "checkout_id", source_id);
+		json_object_array_add(builds, build_of(tr, build_id, source_id, column));
 		free(source_id);
-		add_str(build, "origin", KCIDB_ORIGIN);
-		add_str(build, "architecture", mj_string(tr, "arch"));
-		add_str(build, "compiler", b ? mj_string(b, "toolchain") : NULL);
-		add_str(build, "config_name", column);
-		if (b && mj_member(b, "seconds"))
-			json_object_object_add(build, "duration",
-					       json_object_get(mj_member(b, "seconds")));
-		json_object_object_add(build, "valid", json_object_new_boolean(
-			b && mj_string(b, "status") && !strcmp(mj_string(b, "status"), "PASS")));
-		json_object_array_add(builds, build);
-
-		for (size_t c = 0; cells && c < json_object_array_length(cells); c++) {
-			json_object *cell = json_object_array_get_idx(cells, c), *env, *t1;
-			const char *suite = mj_string(cell, "suite"), *status = mj_string(cell, "status");
-			char *id = xasprintf("%s:%s", build_id, suite);
-			char *test_path;
-
-			t1 = named_test(id, build_id, "kw_worker", suite,
-					kcidb_status(status ? status : "ERROR"),
-					mj_string(cell, "reason"), &test_path);
-			env = json_object_new_object();
-			add_str(env, "comment", g ? mj_string(g, "qemu_command") : NULL);
-			json_object_object_add(t1, "environment", env);
-			env = mj_member(t1, "misc");
-			if (!env) {
-				env = json_object_new_object();
-				json_object_object_add(t1, "misc", env);
-			}
-			add_str(env, "kwmatrix_status", status);
-			add_str(env, "excerpt", mj_string(cell, "excerpt"));
-			json_object_array_add(tests, t1);
-			add_ktap(tests, mj_member(cell, "tests"), id, build_id, test_path);
-			free(id);
-			free(test_path);
-		}
+		for (size_t c = 0; cells && c < json_object_array_length(cells); c++)
+			add_cell(tests, tr, json_object_array_get_idx(cells, c), build_id);
 		if (!t)
 			add_verdicts(tests, mj_member(matrix, "barriers"), build_id);
 		free(build_id);

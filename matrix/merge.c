@@ -118,77 +118,101 @@ static bool all_green(json_object *targets)
 	return true;
 }
 
+/* Shard @path's matrix.json, or NULL after one line naming the fix. */
+static json_object *read_shard(const char *path)
+{
+	json_object *m = json_object_from_file(path);
+
+	if (!m || !json_object_is_type(m, json_type_object) ||
+	    strcmp(text_of(m, "format"), MATRIX_JSON_FORMAT)) {
+		kwm_error("%s: not a kwmatrix matrix.json (fix: pass results/<run>/matrix.json files)",
+			  path);
+		json_object_put(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Shard @m's columns onto @targets: each column from one shard only. */
+static int add_columns(json_object *targets, json_object *m, const char *path)
+{
+	json_object *shard = mj_member(m, "targets");
+
+	if (check_same(targets, shard, path))
+		return -1;
+	for (size_t t = 0; shard && t < json_object_array_length(shard); t++) {
+		json_object *tr = json_object_array_get_idx(shard, t);
+
+		if (has_column(targets, text_of(tr, "column"))) {
+			kwm_error("%s: column %s is in two shards (fix: shard by target, each once)",
+				  path, text_of(tr, "column"));
+			return -1;
+		}
+		json_object_array_add(targets, json_object_get(tr));
+	}
+	return 0;
+}
+
+/* The logs that shard @path's matrix.json names, relative to its folder. */
+static int copy_logs(const char *path, const char *out_dir)
+{
+	char *dir = xstrdup(path), *cmd;
+
+	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
+	if (mkdir_p(out_dir)) {
+		kwm_error("cannot create %s: %s (fix: pass a writable -o folder)",
+			  out_dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	cmd = xasprintf("for d in '%s'/*/; do [ -d \"$d\" ] && cp -r \"$d\" '%s'/; done; true",
+			*dir ? dir : ".", out_dir);
+	run_shell(cmd, NULL);
+	free(cmd);
+	free(dir);
+	return 0;
+}
+
+/* Into @merged: @m's verdicts, and the suites that any shard asked for. */
+static void merge_shard(json_object *merged, json_object *m)
+{
+	json_object *more = mj_member(m, "suites"), *suites = mj_member(merged, "suites");
+
+	merge_verdicts(mj_member(merged, "barriers"), mj_member(m, "barriers"));
+	for (size_t s = 0; more && s < json_object_array_length(more); s++) {
+		const char *name = json_object_get_string(json_object_array_get_idx(more, s));
+		bool seen = false;
+
+		for (size_t k = 0; k < json_object_array_length(suites); k++)
+			seen |= !strcmp(name, json_object_get_string(json_object_array_get_idx(suites, k)));
+		if (!seen)
+			json_object_array_add(suites, json_object_new_string(name));
+	}
+}
+
 int merge_results(const char *const *inputs, int nr, const char *out_dir)
 {
-	json_object *merged = NULL, *targets = json_object_new_array(), *suites;
+	json_object *merged = NULL, *targets = json_object_new_array();
 	bool complete = true;
 	double seconds = 0;
 	char *path = NULL;
 	int ret = 2;
 
 	for (int i = 0; i < nr; i++) {
-		json_object *m = json_object_from_file(inputs[i]), *shard;
-		char *dir, *cmd;
+		json_object *m = read_shard(inputs[i]);
 
-		if (!m || !json_object_is_type(m, json_type_object) ||
-		    strcmp(text_of(m, "format"), MATRIX_JSON_FORMAT)) {
-			kwm_error("%s: not a kwmatrix matrix.json (fix: pass results/<run>/matrix.json files)",
-				  inputs[i]);
+		if (!m || add_columns(targets, m, inputs[i]) ||
+		    copy_logs(inputs[i], out_dir)) {
 			json_object_put(m);
 			goto out;
-		}
-		shard = mj_member(m, "targets");
-		if (check_same(targets, shard, inputs[i])) {
-			json_object_put(m);
-			goto out;
-		}
-		for (size_t t = 0; shard && t < json_object_array_length(shard); t++) {
-			json_object *tr = json_object_array_get_idx(shard, t);
-
-			if (has_column(targets, text_of(tr, "column"))) {
-				kwm_error("%s: column %s is in two shards (fix: shard by target, each once)",
-					  inputs[i], text_of(tr, "column"));
-				json_object_put(m);
-				goto out;
-			}
-			json_object_array_add(targets, json_object_get(tr));
 		}
 		complete &= json_object_get_boolean(mj_member(m, "complete"));
 		if (json_object_get_double(mj_member(m, "seconds")) > seconds)
 			seconds = json_object_get_double(mj_member(m, "seconds"));
-		/* The logs that matrix.json names, relative to its folder. */
-		dir = xstrdup(inputs[i]);
-		*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
-		if (mkdir_p(out_dir)) {
-			kwm_error("cannot create %s: %s (fix: pass a writable -o folder)",
-				  out_dir, strerror(errno));
-			free(dir);
-			json_object_put(m);
-			goto out;
-		}
-		cmd = xasprintf("for d in '%s'/*/; do [ -d \"$d\" ] && cp -r \"$d\" '%s'/; done; true",
-				*dir ? dir : ".", out_dir);
-		run_shell(cmd, NULL);
-		free(cmd);
-		free(dir);
 		if (!merged) {
 			merged = m;
 		} else {
-			/* Suites asked for by any shard. */
-			json_object *more = mj_member(m, "suites");
-
-			merge_verdicts(mj_member(merged, "barriers"), mj_member(m, "barriers"));
-
-			suites = mj_member(merged, "suites");
-			for (size_t s = 0; more && s < json_object_array_length(more); s++) {
-				const char *name = json_object_get_string(json_object_array_get_idx(more, s));
-				bool seen = false;
-
-				for (size_t k = 0; k < json_object_array_length(suites); k++)
-					seen |= !strcmp(name, json_object_get_string(json_object_array_get_idx(suites, k)));
-				if (!seen)
-					json_object_array_add(suites, json_object_new_string(name));
-			}
+			merge_shard(merged, m);
 			json_object_put(m);
 		}
 	}
@@ -202,14 +226,10 @@ int merge_results(const char *const *inputs, int nr, const char *out_dir)
 	json_object_object_add(merged, "seconds", json_object_new_double(seconds));
 	json_object_object_add(merged, "merged_from", json_object_new_int(nr));
 	path = xasprintf("%s/matrix.json", out_dir);
-	{
-		int failed = mj_write(merged, path) || exports_write(merged, out_dir);
-
-		if (failed) {
-			kwm_error("cannot write the merged results in %s: %s (fix: free some space and rerun)",
-				  out_dir, strerror(errno));
-			goto out;
-		}
+	if (mj_write(merged, path) || exports_write(merged, out_dir)) {
+		kwm_error("cannot write the merged results in %s: %s (fix: free some space and rerun)",
+			  out_dir, strerror(errno));
+		goto out;
 	}
 	kwm_info("merged %d shards, %zu columns, into %s (%s)", nr,
 		 json_object_array_length(mj_member(merged, "targets")), path,

@@ -113,6 +113,53 @@ static void judge_region(struct suite_result *s, const char *log,
 	free(region);
 }
 
+/* Suite @name's piece of @log, judged; where it starts, or NULL. */
+static const char *parse_suite(struct suite_result *s, const char *log,
+			       const char *name, const struct guest_outcome *outcome)
+{
+	const char *begin = find_marker(log, KWM_MARK_SUITE, name);
+	const char *end = begin ? find_marker(begin, KWM_MARK_SUITE_END, name) : NULL;
+
+	s->name = xstrdup(name);
+	s->status = CELL_PASS;
+	s->started = begin != NULL;
+	s->ended = end != NULL;
+	if (!begin)
+		return NULL;
+	judge_region(s, log, begin, end ? end : log + strlen(log));
+	if (!end)
+		set_status(s, outcome->timed_out ? CELL_TIMEOUT : CELL_CRASHED,
+			   xstrdup(outcome->timed_out ?
+				   "guest killed at its time bound during this suite" :
+				   "guest stopped during this suite"));
+	return begin;
+}
+
+/* Why suite @s never started: what the console shows before the first one. */
+static void judge_unstarted(struct suite_result *s, const struct console_result *res,
+			    const struct console_event *boot_ev,
+			    const struct guest_outcome *outcome)
+{
+	if (outcome->timed_out)
+		set_status(s, CELL_TIMEOUT,
+			   xstrdup("guest killed at its time bound before this suite"));
+	else if (boot_ev->severity == CONSOLE_CRASH)
+		set_status(s, CELL_CRASHED,
+			   xasprintf("guest crashed before this suite: \"%s\"",
+				     boot_ev->what));
+	else if (!res->init_started)
+		set_status(s, CELL_CRASHED,
+			   xstrdup("guest stopped before its init ran"));
+	else if (res->done)
+		set_status(s, CELL_ERROR,
+			   xstrdup("guest init did not run this suite"));
+	else
+		set_status(s, CELL_CRASHED,
+			   xstrdup("guest stopped before this suite"));
+	if (boot_ev->excerpt && !s->excerpt)
+		s->excerpt = xstrdup(boot_ev->excerpt);
+}
+
 void parse_console(const char *log, const char *const *suites, int nr_suites,
 		   const struct guest_outcome *outcome,
 		   struct console_result *res)
@@ -128,57 +175,20 @@ void parse_console(const char *log, const char *const *suites, int nr_suites,
 	res->nr_suites = nr_suites;
 
 	for (int i = 0; i < nr_suites; i++) {
-		struct suite_result *s = &res->suites[i];
-		const char *begin = find_marker(log, KWM_MARK_SUITE, suites[i]);
-		const char *end = begin ? find_marker(begin, KWM_MARK_SUITE_END,
-						      suites[i]) : NULL;
+		const char *begin = parse_suite(&res->suites[i], log, suites[i], outcome);
 
-		s->name = xstrdup(suites[i]);
-		s->status = CELL_PASS;
-		s->started = begin != NULL;
-		s->ended = end != NULL;
 		if (begin && (!first_suite || begin < first_suite))
 			first_suite = begin;
-		if (!begin)
-			continue;
-		judge_region(s, log, begin, end ? end : log + strlen(log));
-		if (!end)
-			set_status(s, outcome->timed_out ? CELL_TIMEOUT : CELL_CRASHED,
-				   xstrdup(outcome->timed_out ?
-					   "guest killed at its time bound during this suite" :
-					   "guest stopped during this suite"));
 	}
 
 	/* Whatever went wrong before the first suite explains the rest. */
 	before = strndup(log, first_suite ? (size_t)(first_suite - log) :
 			       strlen(log));
-
 	console_scan(before, &boot_ev);
 	free(before);
-	for (int i = 0; i < nr_suites; i++) {
-		struct suite_result *s = &res->suites[i];
-
-		if (s->started)
-			continue;
-		if (outcome->timed_out)
-			set_status(s, CELL_TIMEOUT,
-				   xstrdup("guest killed at its time bound before this suite"));
-		else if (boot_ev.severity == CONSOLE_CRASH)
-			set_status(s, CELL_CRASHED,
-				   xasprintf("guest crashed before this suite: \"%s\"",
-					     boot_ev.what));
-		else if (!res->init_started)
-			set_status(s, CELL_CRASHED,
-				   xstrdup("guest stopped before its init ran"));
-		else if (res->done)
-			set_status(s, CELL_ERROR,
-				   xstrdup("guest init did not run this suite"));
-		else
-			set_status(s, CELL_CRASHED,
-				   xstrdup("guest stopped before this suite"));
-		if (boot_ev.excerpt && !s->excerpt)
-			s->excerpt = xstrdup(boot_ev.excerpt);
-	}
+	for (int i = 0; i < nr_suites; i++)
+		if (!res->suites[i].started)
+			judge_unstarted(&res->suites[i], res, &boot_ev, outcome);
 	free(boot_ev.excerpt);
 }
 

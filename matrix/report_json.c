@@ -131,25 +131,13 @@ static json_object *litmus_json(const struct target_result *tr)
 	return rows;
 }
 
-static json_object *target_json(const struct run *run,
-				const struct target_result *tr)
+static json_object *build_json(const struct run *run, const struct target_result *tr)
 {
-	json_object *t = json_object_new_object(), *b, *g, *cells;
-	const struct guest *guest = &tr->guest;
+	json_object *b = json_object_new_object();
+	enum cell_status status = tr->build_ok ? CELL_PASS :
+				  tr->unavailable ? CELL_SKIP : CELL_ERROR;
 
-	json_object_object_add(t, "target", jstr(tr->target->name));
-	json_object_object_add(t, "arch", jstr(tr->target->kernel_arch));
-	json_object_object_add(t, "kernel", jstr(tr->oracle ? tr->oracle->name : "plain"));
-	if (tr->env) {
-		json_object_object_add(t, "source_package", jstr(tr->env->src->package));
-		json_object_object_add(t, "source_version", jstr(tr->env->src->version));
-		json_object_object_add(t, "series_digest", jstr(tr->env->series->digest));
-	}
-	json_object_object_add(t, "column", jstr(tr->build.name));
-	json_object_object_add(t, "unavailable", jstr(tr->unavailable));
-	b = json_object_new_object();
-	json_object_object_add(b, "status", jstr(tr->build_ok ? "PASS" :
-						 tr->unavailable ? "SKIP" : "ERROR"));
+	json_object_object_add(b, "status", jstr(cell_status_name(status)));
 	json_object_object_add(b, "error", jstr(tr->build.error));
 	json_object_object_add(b, "key", jstr(tr->build.key));
 	json_object_object_add(b, "dir", jstr(tr->build.dir));
@@ -157,9 +145,14 @@ static json_object *target_json(const struct run *run,
 	json_object_object_add(b, "seconds", json_object_new_double(tr->build.seconds));
 	json_object_object_add(b, "up_to_date", json_object_new_boolean(tr->build.up_to_date));
 	json_object_object_add(b, "log", jstr(relative(run, tr->build.log)));
-	json_object_object_add(t, "build", b);
+	return b;
+}
 
-	g = json_object_new_object();
+static json_object *guest_json(const struct run *run, const struct target_result *tr)
+{
+	json_object *g = json_object_new_object();
+	const struct guest *guest = &tr->guest;
+
 	json_object_object_add(g, "ran", json_object_new_boolean(guest->ran));
 	json_object_object_add(g, "qemu_command", jstr(guest->command));
 	json_object_object_add(g, "accel", jstr(guest->accel));
@@ -177,13 +170,14 @@ static json_object *target_json(const struct run *run,
 	json_object_object_add(g, "exit_status", json_object_new_int(guest->exit_status));
 	json_object_object_add(g, "init_started", json_object_new_boolean(tr->console.init_started));
 	json_object_object_add(g, "init_done", json_object_new_boolean(tr->console.done));
-	json_object_object_add(t, "guest", g);
+	return g;
+}
 
-	cells = json_object_new_array();
-	for (int i = 0; i < tr->console.nr_suites; i++)
-		json_object_array_add(cells, cell_json(&tr->console.suites[i]));
-	json_object_object_add(t, "cells", cells);
-	cells = json_object_new_array();
+/* The calibration's rate of each shape. */
+static json_object *calibration_json(const struct target_result *tr)
+{
+	json_object *rates = json_object_new_array();
+
 	for (int i = 0; i < tr->nr_rates; i++) {
 		const struct shape_rate *r = &tr->rates[i];
 		json_object *o = json_object_new_object();
@@ -193,9 +187,33 @@ static json_object *target_json(const struct run *run,
 		json_object_object_add(o, "runs", json_object_new_int64(r->runs));
 		json_object_object_add(o, "weak", json_object_new_int64(r->weak));
 		json_object_object_add(o, "per_million", json_object_new_double(shape_rate_per_million(r)));
-		json_object_array_add(cells, o);
+		json_object_array_add(rates, o);
 	}
-	json_object_object_add(t, "calibration", cells);
+	return rates;
+}
+
+static json_object *target_json(const struct run *run,
+				const struct target_result *tr)
+{
+	json_object *t = json_object_new_object(), *cells;
+
+	json_object_object_add(t, "target", jstr(tr->target->name));
+	json_object_object_add(t, "arch", jstr(tr->target->kernel_arch));
+	json_object_object_add(t, "kernel", jstr(tr->oracle ? tr->oracle->name : "plain"));
+	if (tr->env) {
+		json_object_object_add(t, "source_package", jstr(tr->env->src->package));
+		json_object_object_add(t, "source_version", jstr(tr->env->src->version));
+		json_object_object_add(t, "series_digest", jstr(tr->env->series->digest));
+	}
+	json_object_object_add(t, "column", jstr(tr->build.name));
+	json_object_object_add(t, "unavailable", jstr(tr->unavailable));
+	json_object_object_add(t, "build", build_json(run, tr));
+	json_object_object_add(t, "guest", guest_json(run, tr));
+	cells = json_object_new_array();
+	for (int i = 0; i < tr->console.nr_suites; i++)
+		json_object_array_add(cells, cell_json(&tr->console.suites[i]));
+	json_object_object_add(t, "cells", cells);
+	json_object_object_add(t, "calibration", calibration_json(tr));
 	json_object_object_add(t, "litmus", litmus_json(tr));
 	return t;
 }

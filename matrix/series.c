@@ -91,6 +91,59 @@ static char *patch_path(const char *dir, const char *refresh, const char *name)
 	return xasprintf("%s/%s", dir, name);
 }
 
+/*
+ * The patch a line of the series file names, cut in place ("0004-x.patch
+ * # fix: ..."), or NULL for a blank or comment line; @is_fix says whether
+ * its comment marks it as a fix.
+ */
+static char *series_line(char *line, bool *is_fix)
+{
+	char *comment = strchr(line, '#');
+
+	*is_fix = comment && !strncmp(comment, "# fix", 5);
+	line[strcspn(line, "#")] = '\0';
+	while (*line == ' ' || *line == '\t')
+		line++;
+	line[strcspn(line, " \t\r")] = '\0';
+	return *line ? line : NULL;
+}
+
+/* Read patch @name into @s, hashed into @all (and @builtin: scan_patch()). */
+static int add_patch(struct series *s, const char *list_path, const char *refresh,
+		     const char *name, bool is_fix, struct kwm_hash *all,
+		     struct kwm_hash *builtin, struct strlist *created)
+{
+	struct patch_file *pf;
+	size_t len;
+	char *text;
+
+	s->patches = xrealloc(s->patches, (s->nr + 1) * sizeof(*s->patches));
+	pf = &s->patches[s->nr++];
+	memset(pf, 0, sizeof(*pf));
+	pf->name = xstrdup(name);
+	pf->is_fix = is_fix;
+	pf->path = patch_path(s->dir, refresh, name);
+	text = read_file(pf->path, &len);
+	if (!text) {
+		kwm_error("%s names %s, which does not exist (fix: add the patch or drop it from the series)",
+			  list_path, pf->name);
+		return -1;
+	}
+	hash_add_str(all, pf->name);
+	hash_add(all, text, len);
+	if (!scan_patch(pf, text, builtin, created)) {
+		kwm_error("%s: no diff in it (fix: regenerate it with git format-patch)",
+			  pf->path);
+		free(text);
+		return -1;
+	}
+	for (int i = 0; i < pf->files.n; i++)
+		if (!strlist_has(&s->files, pf->files.v[i]))
+			strlist_add(&s->files, pf->files.v[i]);
+	free(text);
+	return 0;
+}
+
 int series_load(const char *dir, const char *refresh, struct series *s)
 {
 	char *list_path = xasprintf("%s/series", dir), *list, *line, *save;
@@ -111,43 +164,12 @@ int series_load(const char *dir, const char *refresh, struct series *s)
 	builtin = hash_new();
 	for (line = strtok_r(list, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		struct patch_file *pf;
-		char *text;
-		size_t len;
+		bool is_fix;
+		char *name = series_line(line, &is_fix);
 
-		char *comment = strchr(line, '#');
-		bool is_fix = comment && !strncmp(comment, "# fix", 5);
-
-		line[strcspn(line, "#")] = '\0';
-		while (*line == ' ' || *line == '\t')
-			line++;
-		line[strcspn(line, " \t\r")] = '\0';
-		if (!*line)
-			continue;
-		s->patches = xrealloc(s->patches, (s->nr + 1) * sizeof(*s->patches));
-		pf = &s->patches[s->nr++];
-		memset(pf, 0, sizeof(*pf));
-		pf->name = xstrdup(line);
-		pf->is_fix = is_fix;
-		pf->path = patch_path(dir, refresh, line);
-		text = read_file(pf->path, &len);
-		if (!text) {
-			kwm_error("%s names %s, which does not exist (fix: add the patch or drop it from the series)",
-				  list_path, pf->name);
+		if (name && add_patch(s, list_path, refresh, name, is_fix, all,
+				      builtin, &created))
 			goto out;
-		}
-		hash_add_str(all, pf->name);
-		hash_add(all, text, len);
-		if (!scan_patch(pf, text, builtin, &created)) {
-			kwm_error("%s: no diff in it (fix: regenerate it with git format-patch)",
-				  pf->path);
-			free(text);
-			goto out;
-		}
-		for (int i = 0; i < pf->files.n; i++)
-			if (!strlist_has(&s->files, pf->files.v[i]))
-				strlist_add(&s->files, pf->files.v[i]);
-		free(text);
 	}
 	if (!s->nr) {
 		kwm_error("%s lists no patch (fix: list the patches, one per line)",
