@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "variants.h"
+#include "subject.h"
 #include "fs.h"
 
 #define SHAPES_TABLE	"kwc_shapes[] = {"

@@ -4,7 +4,7 @@
  * parsed into the run's structs.  The judge then does no I/O.
  */
 #define _GNU_SOURCE
-#include "report.h"
+#include "collect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "lkmm.h"
 #include "oracles.h"
 #include "suites.h"
-#include "variants.h"
+#include "subject.h"
 #include "util.h"
 #include "fs.h"
 

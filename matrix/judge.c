@@ -5,7 +5,7 @@
  * status and the reason for it.  No I/O: the tests hand it structs.
  */
 #define _GNU_SOURCE
-#include "report.h"
+#include "judge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "checkpatch.h"
 #include "oracles.h"
 #include "suites.h"
-#include "variants.h"
+#include "subject.h"
 #include "util.h"
 
 /* Cells of a target that could not be booted all carry the build error. */
@@ -150,15 +150,6 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 			 shape, r->weak, r->runs, shape_rate_per_million(r),
 			 (double)r->runs / (double)r->weak,
 			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
-}
-
-const struct suite_result *report_find_cell(const struct target_result *tr,
-					    const char *name)
-{
-	for (int i = 0; i < tr->console.nr_suites; i++)
-		if (!strcmp(tr->console.suites[i].name, name))
-			return &tr->console.suites[i];
-	return NULL;
 }
 
 /*

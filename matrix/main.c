@@ -19,7 +19,6 @@
 #include "models.h"
 #include "status.h"
 #include "suites.h"
-#include "variants.h"
 #include "fs.h"
 
 /* kunit_tool's run_tests(), for kernels: each stage, in order. */

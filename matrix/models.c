@@ -17,7 +17,7 @@
 #include "herd7.h"
 #include "lkmm.h"
 #include "util.h"
-#include "variants.h"
+#include "subject.h"
 
 #define EXIT_SKIPPED	77
 #define EXIT_BAD_INPUT	2

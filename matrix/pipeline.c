@@ -20,7 +20,7 @@
 #include "plan.h"
 #include "progress.h"
 #include "suites.h"
-#include "variants.h"
+#include "subject.h"
 #include "fs.h"
 
 /*

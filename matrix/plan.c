@@ -10,7 +10,7 @@
 #include "oracles.h"
 #include "suites.h"
 #include "targets.h"
-#include "variants.h"
+#include "subject.h"
 
 /* Whether @s is the first of @tr's suites to ask for @text on the command line. */
 static bool first_to_ask(const struct target_result *tr, int upto,

@@ -10,7 +10,7 @@
 
 #include "build.h"
 #include "options.h"
-#include "report.h"
+#include "run.h"
 #include "series.h"
 #include "tree.h"
 

@@ -9,7 +9,6 @@
 
 #include "matrix_json.h"
 #include "suites.h"
-#include "variants.h"
 #include "util.h"
 
 static json_object *jstr(const char *s)

@@ -21,7 +21,6 @@
 #include "lava.h"
 #include "plan.h"
 #include "progress.h"
-#include "variants.h"
 #include "fs.h"
 #include "proc.h"
 

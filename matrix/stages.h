@@ -15,6 +15,8 @@
 #include "boot.h"
 #include "config.h"
 #include "options.h"
+#include "collect.h"
+#include "judge.h"
 #include "report.h"
 #include "tree.h"
 

@@ -11,6 +11,11 @@
 #define SUBJECT_FILE	"lib/kw_worker.c"
 #define SUBJECT_MODULE	"kw_worker"
 
+/* Its tests' modules: the torture, the calibration, both under emulation. */
+#define TORTURE_FILE		"lib/kw_worker_torture.c"
+#define CALIBRATION_MODULE	"kw_calibrate"
+#define EMULATED_MODULE		"kw_worker_emu"
+
 /*
  * Each barrier: the tag in its comment ("mb flush-b0 paired with ..."),
  * and the shape whose weak outcome a mutant without it lets through (the

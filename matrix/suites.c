@@ -3,7 +3,6 @@
 
 #include "parse.h"
 #include "subject.h"
-#include "variants.h"
 
 #include <string.h>
 

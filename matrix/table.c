@@ -12,7 +12,6 @@
 
 #include "progress.h"
 #include "suites.h"
-#include "variants.h"
 #include "util.h"
 
 char *report_column_summary(const struct target_result *tr)

@@ -66,8 +66,6 @@ char *mark_barrier_sites(const char *source);
 int variants_stage_mutants(struct build *b, struct strlist *stale,
 			   const char *root, const char *subject, const char *seed);
 
-#define CALIBRATION_MODULE	"kw_calibrate"
-
 /*
  * The litmus module's C for @env (its files, or its tree's and the
  * repository's tests): NULL with *@error set (if not NULL) on a file
@@ -82,8 +80,6 @@ char *litmus_source(const struct build_env *env, char **error);
  * (calibrate/kw_emu_subject.h), in emu-series/, emu-no-<tag>/, emu-seed/
  * and emu-seed-no-<tag>/ under @b->dir/kwm/emulated/.
  */
-#define TORTURE_FILE		"lib/kw_worker_torture.c"
-#define EMULATED_MODULE		"kw_worker_emu"
 #define EMULATED_SUBJECT_HEADER	"kw_emu_subject.h"
 
 /* Every emulated torture's folder name. */

@@ -18,11 +18,13 @@
 #include "fs.h"
 #include "lkmm.h"
 #include "oracles.h"
+#include "collect.h"
+#include "judge.h"
 #include "report.h"
 #include "suites.h"
 #include "tmpdir.h"
 #include "util.h"
-#include "variants.h"
+#include "subject.h"
 
 
 static const char *const suites[] = { "kunit" };

@@ -17,7 +17,7 @@
 #include "herd7.h"
 #include "tmpdir.h"
 #include "util.h"
-#include "variants.h"
+#include "subject.h"
 #include "verdict.h"
 
 /*
