@@ -520,10 +520,18 @@ static int parse_final(struct litmus_test *t, const char *p, char **error)
 	return -1;
 }
 
+char *litmus_expected(const char *text)
+{
+	static const char label[] = "\n * Result: ";
+	const char *hit = text ? strstr(text, label) : NULL;
+
+	return hit ? strndup(hit + strlen(label), strcspn(hit + strlen(label), " \t\n")) : NULL;
+}
+
 int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		 char **error)
 {
-	char *header = NULL, *init = NULL, *result;
+	char *header = NULL, *init = NULL;
 	const char *p = skip_space(text), *after;
 	size_t n;
 
@@ -536,10 +544,8 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 	}
 	t->name = strndup(skip_space(p + 2), strcspn(skip_space(p + 2), " \t\n"));
 	p = skip_comments(p + 2 + strcspn(p + 2, "\n"), &header);
-	result = header ? strstr(header, "Result:") : NULL;
-	if (result)
-		t->result = strndup(skip_space(result + 7), ident_len(skip_space(result + 7)));
 	free(header);
+	t->result = litmus_expected(text);
 	if (*p != '{' || !(init = braced(p, &after))) {
 		*error = xasprintf("%s: no initial state '{...}' after the header", path);
 		return -1;

@@ -60,6 +60,9 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		 char **error);
 void litmus_test_free(struct litmus_test *t);
 
+/* The header's "Result:" verdict in a test's @text ("Never"), or NULL. */
+char *litmus_expected(const char *text);
+
 /* The module's C for @tests, in their order (free it). */
 char *litmus_module_source(const struct litmus_test *tests, int n);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "lkmm.h"
+#include "litmus.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +29,6 @@ static char *header_word(const char *text, const char *label)
 	}
 	free(pattern);
 	return out;
-}
-
-char *litmus_expected(const char *text)
-{
-	return header_word(text, "Result: ");
 }
 
 const char *lkmm_outcome_verdict(const struct lkmm_outcome *o)

@@ -51,9 +51,6 @@ struct lkmm_model {
 /* The sha256 of a test's text, as herd7's records name it. */
 void lkmm_test_digest(const char *text, char out[KWM_HASH_HEX]);
 
-/* The header's "Result:" verdict in @text, or NULL. */
-char *litmus_expected(const char *text);
-
 /* The verdict that counts: herd7's where it ran, else the header's. */
 const char *lkmm_outcome_verdict(const struct lkmm_outcome *o);
 

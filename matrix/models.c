@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kwmatrix models: each path model, whole and without each barrier (and
- * what covers it), as herd7 judges it beside what its header says.  With
- * --record, herd7's verdicts become the repository's data, for machines
- * without herd7.
+ * kwmatrix models: the one place herd7 is run for a reader.  Each test
+ * of litmus/ beside its "Result:" header, then each path model, whole and
+ * without each barrier (and what covers it), beside what its header says.
+ * With --record, herd7's verdicts on the path models become the
+ * repository's data, for machines without herd7.
  */
 #define _GNU_SOURCE
 #include "models.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fs.h"
 #include "herd7.h"
+#include "litmus.h"
 #include "lkmm.h"
 #include "util.h"
 #include "subject.h"
@@ -92,6 +96,55 @@ static void model_show(const struct lkmm_model *m, struct models_tally *t,
 	}
 }
 
+/* herd7's verdict on the test at @path against @tree, beside its header's. */
+static bool litmus_file_agrees(const char *tree, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	/* herd7 runs in the tree's tools/memory-model: the path must be whole. */
+	char *full = realpath(path, NULL), *why = NULL;
+	char *text = full ? read_file(full, NULL) : NULL;
+	struct litmus_test test = { 0 };
+	struct herd7_record r = { 0 };
+	bool ok = false;
+
+	if (!text || litmus_parse(path, text, &test, &why))
+		printf("litmus: FAIL %s: %s\n", base, why ? why : "cannot be read");
+	else if (herd7_run(tree, full, &r, &why))
+		printf("litmus: FAIL %s: %s\n", base, why);
+	else if (!test.result || strcmp(test.result, r.verdict))
+		printf("litmus: FAIL %s: herd7 says '%s', header says '%s'\n", base,
+		       r.verdict, test.result ? test.result : "nothing");
+	else
+		ok = printf("litmus: ok   %s: %s\n", base, r.verdict) > 0;
+	herd7_record_free(&r);
+	litmus_test_free(&test);
+	free(text);
+	free(full);
+	free(why);
+	return ok;
+}
+
+/*
+ * The repository's litmus tests against @tree's model.  Skipped without
+ * herd7: nothing says a test's header is right then.
+ */
+static void litmus_files_check_all(const char *tree, const char *herd7,
+				   struct models_tally *t)
+{
+	glob_t g;
+	size_t agree = 0;
+
+	if (!herd7 || glob("litmus/*.litmus", 0, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		agree += litmus_file_agrees(tree, g.gl_pathv[i]);
+	printf("litmus: %zu of %zu tests as their Result: says (herd7 %s)\n",
+	       agree, g.gl_pathc, herd7);
+	t->ran += g.gl_pathc;
+	t->ok &= agree == g.gl_pathc;
+	globfree(&g);
+}
+
 /*
  * The records of other trees' models, which --record keeps: those of
  * this one are what herd7 says now.  0, or -1 if the file is bad.
@@ -145,6 +198,7 @@ int cmd_models(int argc, char **argv, const char *cache)
 		free(lkmm);
 		return EXIT_BAD_INPUT;
 	}
+	litmus_files_check_all(tree, herd7, &t);
 	for (int v = 0; v < kwm_nr_subject_versions; v++) {
 		struct lkmm_model m;
 
