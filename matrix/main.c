@@ -33,6 +33,8 @@ static int cmd_run(struct options *o)
 		ret = stage_open(&st);
 	if (!ret)
 		ret = stage_sources(&st);
+	if (!ret)
+		ret = stage_plan_guests(&st);
 	if (!ret) {
 		signal(SIGINT, stages_on_signal);
 		signal(SIGTERM, stages_on_signal);

@@ -120,38 +120,29 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 {
 	const struct options *o = st->o;
 	struct target_result *tr = &st->run.targets[i];
-	char *dir, *console, *qemu, *append, *run, *initrd;
-	int in_guest = 0;
+	char *dir, *console, *qemu, *initrd;
 
-	for (int j = 0; j < tr->suites.n; j++)
-		in_guest += suite_in_guest(suite_find(tr->suites.v[j]));
 	/* Only build-time checks were asked for. */
-	if (!tr->build_ok || !in_guest)
+	if (!tr->build_ok || !tr->nr_guest_suites)
 		return false;
 	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
 	console = xasprintf("%s/console.log", dir);
 	qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
-	append = plan_kernel_append(o, tr);
 	/* The suites, in the initrd: a command line is too short for them. */
-	run = plan_run(o, tr);
 	initrd = xasprintf("%s/initrd.cpio", dir);
-	if (initrd_with_file(tr->build.initramfs, KWM_RUN_FILE + 1, run, initrd)) {
+	if (initrd_with_file(tr->build.initramfs, KWM_RUN_FILE + 1, tr->run_list, initrd)) {
 		kwm_error("%s: cannot write its initrd %s (fix: free some space and rerun)",
 			  tr->build.name, initrd);
 		free(console);
 		free(qemu);
-		free(append);
-		free(run);
 		free(initrd);
 		free(dir);
 		return false;
 	}
-	guest_prepare(g, tr->target, tr->build.image, initrd, append,
-		      console, qemu, plan_guest_bound(o, tr));
+	guest_prepare(g, tr->target, tr->build.image, initrd, tr->kernel_append,
+		      console, qemu, tr->bound);
 	free(console);
 	free(qemu);
-	free(append);
-	free(run);
 	free(initrd);
 	/* Every booted column gets its LAVA jobs, for a lab to take. */
 	if (lava_prepare(g, dir, tr->build.name, o->lava)) {
@@ -167,7 +158,7 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	free(dir);
 	g->name = tr->build.name;
 	g->column = i;
-	g->nr_suites = in_guest;
+	g->nr_suites = tr->nr_guest_suites;
 	return true;
 }
 

@@ -176,3 +176,17 @@ struct boot_policy plan_boot_policy(long ncpu)
 		.alternate = ncpu < 2 * GUEST_VCPUS,
 	};
 }
+
+void plan_guests(const struct options *o, struct run *run)
+{
+	for (int i = 0; i < run->nr_targets; i++) {
+		struct target_result *tr = &run->targets[i];
+
+		tr->nr_guest_suites = 0;
+		for (int j = 0; j < tr->suites.n; j++)
+			tr->nr_guest_suites += suite_in_guest(suite_find(tr->suites.v[j]));
+		tr->kernel_append = plan_kernel_append(o, tr);
+		tr->run_list = plan_run(o, tr);
+		tr->bound = plan_guest_bound(o, tr);
+	}
+}

@@ -31,6 +31,14 @@ int plan_columns(const struct options *o, const struct version *versions,
 		 struct run *run);
 
 /*
+ * Each column's guest plan, once, before any guest boots: the suites it
+ * runs in the guest, its command line, its run list and its time bound
+ * (the functions below).  After the models: a mutant they show covered
+ * is not hunted.
+ */
+void plan_guests(const struct options *o, struct run *run);
+
+/*
  * The guest's kernel command line for column @tr (free it): everything
  * but the suites to run, which are too long for it (plan_run()).
  */

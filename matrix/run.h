@@ -40,6 +40,11 @@ struct target_result {
 	struct console_result console;
 	struct shape_rate *rates;	/* calibration figures */
 	int nr_rates;
+	/* Its guest's plan, made once before any guest boots (plan_guests()): */
+	int nr_guest_suites;		/* suites run in the guest; 0: none boots */
+	char *kernel_append;		/* the guest's kernel command line */
+	char *run_list;			/* "kwm.run=...", in its initrd */
+	int bound;			/* seconds the guest may take */
 	struct litmus_row *litmus;	/* the litmus tests' figures */
 	int nr_litmus;
 	/* Read by the collect stage, for the judge: */

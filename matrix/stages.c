@@ -246,7 +246,13 @@ int stage_sources(struct run_state *st)
 		for (int v = 0; v < o->versions.n; v++)
 			if (run->targets[i].env == &st->versions[v].env)
 				run->targets[i].checkpatch_log = st->versions[v].checkpatch_log;
-	report_judge_models(run);
+	return 0;
+}
+
+int stage_plan_guests(struct run_state *st)
+{
+	report_judge_models(&st->run);
+	plan_guests(st->o, &st->run);
 	return 0;
 }
 
@@ -297,6 +303,8 @@ void run_state_free(struct run_state *st)
 		build_free(&tr->build);
 		strlist_free(&tr->suites);
 		free(tr->unavailable);
+		free(tr->kernel_append);
+		free(tr->run_list);
 		guest_free(&tr->guest);
 		console_result_free(&tr->console);
 		shape_rates_free(tr->rates, tr->nr_rates);

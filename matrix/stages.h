@@ -64,6 +64,11 @@ int stage_plan(struct run_state *st);
 int stage_open(struct run_state *st);
 /* Each version's tree unpacked and patched, checkpatch run once on it. */
 int stage_sources(struct run_state *st);
+/*
+ * The memory model's verdicts (herd7, or its records), then each guest's
+ * plan, once: its suites, command line and time bound.
+ */
+int stage_plan_guests(struct run_state *st);
 /* Every column built, and booted as soon as it is (pipeline.c). */
 void stage_build_and_boot(struct run_state *st);
 /* The rest of the columns collected and judged, and the barriers. */

@@ -127,6 +127,33 @@ static void command_line_and_bound(void **state)
 	strlist_free(&tr.suites);
 }
 
+/* Each guest's plan is made once, before any boots: what boot reads. */
+static void guests_are_planned_once(void **state)
+{
+	struct options o = { .duration = 10 };
+	struct target_result trs[2] = { { 0 } };
+	struct run run = { .targets = trs, .nr_targets = 2 };
+
+	(void)state;
+	trs[0].target = target_find("arm64");
+	strlist_add(&trs[0].suites, "kunit");
+	strlist_add(&trs[0].suites, "build");
+	trs[1].target = target_find("riscv64");
+	strlist_add(&trs[1].suites, "sparse");
+	plan_guests(&o, &run);
+	assert_int_equal(trs[0].nr_guest_suites, 1);
+	assert_string_equal(trs[0].run_list, "kwm.run=kunit:kw_worker+kw_worker_kunit\n");
+	assert_non_null(strstr(trs[0].kernel_append, "console=ttyAMA0"));
+	assert_int_equal(trs[0].bound, trs[0].target->boot_seconds + 30);
+	/* Only a build-time check: nothing to boot for. */
+	assert_int_equal(trs[1].nr_guest_suites, 0);
+	for (int i = 0; i < 2; i++) {
+		free(trs[i].kernel_append);
+		free(trs[i].run_list);
+		strlist_free(&trs[i].suites);
+	}
+}
+
 /*
  * On the emulated machine a mutant hunts, up to its hunt_seconds, unless
  * the model says its barrier is covered: then nothing can kill it.
@@ -195,6 +222,7 @@ int main(void)
 		cmocka_unit_test(columns_have_the_suites_of_their_kernel),
 		cmocka_unit_test(nothing_to_run_is_refused),
 		cmocka_unit_test(command_line_and_bound),
+		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};
