@@ -17,6 +17,8 @@
 #   BENCH_ONLY=kills bench/bench.sh    each needed barrier's steered kill,
 #                                      BENCH_KILL_RUNS (20) times per target,
 #                                      beside a make -j2 of something else
+#   BENCH_ONLY=suites bench/bench.sh   what each suite's guest time buys,
+#                                      per target (the default plain run)
 #   BENCH_ONLY=litmus bench/bench.sh   the litmus row: seconds per test,
 #                                      natively and emulated, per target
 #   BENCH_COLD=1 bench/bench.sh
@@ -165,6 +167,40 @@ for path in sys.argv[1:]:
 PY
 }
 
+# suite_costs JSON...: what each suite's guest time buys, per column, from
+# the seconds the guest reports for it (# kwm-suite-seconds:).  A cell
+# whose outcome nothing on this platform can change (UNOBSERVABLE: a
+# shape calibration never saw; COVERED or UNCHECKED: the model shows
+# nothing can kill it) is time on no evidence; the rest is evidence.
+suite_costs() {
+	python3 - "$@" <<'PY'
+import json, sys
+NO_EVIDENCE = {"UNOBSERVABLE", "COVERED", "UNCHECKED"}
+for path in sys.argv[1:]:
+    for t in json.load(open(path))["targets"]:
+        cells = [c for c in t["cells"] if c.get("seconds") is not None]
+        if not cells:
+            continue
+        name = t.get("column", t["target"])
+        spent = {"evidence": 0.0, "no evidence": 0.0}
+        for c in sorted(cells, key=lambda c: -c["seconds"]):
+            buys = "no evidence" if c["status"] in NO_EVIDENCE else "evidence"
+            spent[buys] += c["seconds"]
+            print(f"suite {name:10} {c['suite']:34} {c['seconds']:6.1f} s {c['status']:13} {buys}")
+        total = sum(spent.values())
+        print(f"suite {name:10} {len(cells)} suites, {total:.1f} s in the guest: "
+              f"{spent['evidence']:.1f} s on evidence, {spent['no evidence']:.1f} s "
+              f"({100 * spent['no evidence'] / total:.0f}%) on cells nothing here can change")
+PY
+}
+
+if [ "${BENCH_ONLY:-}" = suites ]; then
+	echo "# what each suite's time buys: kwmatrix run -k plain -d $DURATION"
+	"$KWM" run --repo . -r "$work/suites" -k plain -d "$DURATION" >/dev/null 2>&1 || true
+	suite_costs "$work"/suites/*/matrix.json
+	exit 0
+fi
+
 if [ "${BENCH_ONLY:-}" = litmus ]; then
 	echo "# the litmus row: kwmatrix run -k plain -s litmus,litmus-emu -d $DURATION"
 	"$KWM" run --repo . -r "$work/litmus" -k plain -s litmus,litmus-emu -d "$DURATION" >/dev/null 2>&1 || true
@@ -245,6 +281,7 @@ echo "# the plain kernels, torture ${DURATION} s: kwmatrix run -k plain -d $DURA
 "$KWM" run --repo . -r "$work/full" -k plain -d "$DURATION" >/dev/null 2>&1 || true
 summary "$work"/full/*/matrix.json | grep -v " build "
 litmus_costs "$work"/full/*/matrix.json | grep " tests: "
+suite_costs "$work"/full/*/matrix.json | grep " suites, "
 
 echo "# the oracles on arm64: kwmatrix run -t arm64 -k kcsan,kasan -d $DURATION"
 "$KWM" run --repo . -r "$work/oracles" -t arm64 -k kcsan,kasan -d "$DURATION" >/dev/null 2>&1 || true

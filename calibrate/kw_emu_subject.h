@@ -3,7 +3,8 @@
  * kw_emu_subject: the subject (lib/kw_worker.c) and its torture
  * (lib/kw_worker_torture.c) built as one module on kw_emu's weakly
  * ordered machine.  The driver writes this module's source as this
- * header, then the subject's text, then the torture's.
+ * header, then the subject's text, then the torture's, then
+ * kw_emu_hunt.h (the hunt's end, which reads the torture's checks).
  *
  * One translation unit, so that one machine holds both: the work
  * function's stores and the flusher's reads of them, done in the torture,
@@ -190,5 +191,8 @@ static int kwe_subject_setup(void)
 int kw_worker_fn(void *worker_ptr);
 bool queue_kw_work(struct kw_worker *worker, struct kw_work *work);
 void flush_kw_work(struct kw_work *work);
+
+/* Whether a violation ends the hunt (kw_emu_hunt.h, after the torture). */
+static bool kwt_hunt_over(void);
 
 #endif

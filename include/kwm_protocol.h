@@ -23,7 +23,11 @@
  *   ...KTAP of the suite's modules...
  *   # kwm: ended early: the kernel reported "TEXT" in [MODULE]
  *   # kwm-suite-end: NAME
+ *   # kwm-suite-seconds: NAME SECONDS
  *   # kwm-done
+ *
+ * SECONDS is the suite's time in the guest, from its first marker to its
+ * end, to the millisecond: what each suite costs (make bench).
  */
 #ifndef KWM_PROTOCOL_H
 #define KWM_PROTOCOL_H
@@ -42,6 +46,7 @@
 #define KWM_MARK_SUITE_END	"# kwm-suite-end: "
 #define KWM_MARK_ENDED_EARLY	"# kwm: ended early: "
 #define KWM_MARK_DONE		"# kwm-done"
+#define KWM_MARK_SUITE_SECONDS	"# kwm-suite-seconds: "
 
 /*
  * Lines the test modules print among their KTAP, which the driver reads:

@@ -35,6 +35,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kwm_protocol.h"
@@ -48,6 +49,14 @@
 static char cmdline[CMDLINE_MAX];
 static char catch_text[CATCH_MAX], catch_module[CATCH_MAX];
 static volatile sig_atomic_t caught;
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -269,6 +278,7 @@ static void run_suite(char *suite)
 	char *modules[MODULES_MAX], *colon = strstr(suite, KWM_RUN_FIELDS_SEP), *mod, *save;
 	char *params;
 	int nr = 0, i, ret;
+	double started;
 	pid_t watcher;
 
 	if (!colon) {
@@ -281,6 +291,7 @@ static void run_suite(char *suite)
 	if (params)
 		*params++ = '\0';
 	say(KWM_MARK_SUITE "%s\n", suite);
+	started = monotonic_seconds();
 	watcher = watch_for_catch();
 	for (mod = strtok_r(colon + 1, KWM_RUN_MODULES_SEP, &save);
 	     mod && nr < MODULES_MAX;
@@ -300,6 +311,7 @@ static void run_suite(char *suite)
 	for (i = nr - 1; i >= 0; i--)
 		unload_module(modules[i]);
 	say(KWM_MARK_SUITE_END "%s\n", suite);
+	say(KWM_MARK_SUITE_SECONDS "%s %.3f\n", suite, monotonic_seconds() - started);
 }
 
 static void run_suites(void)

@@ -54,7 +54,7 @@ static char *shell_quote_join(char *const *argv)
  * /dev/kvm (KWMATRIX_KVM_DEVICE names another node, for the tests);
  * else multi-threaded TCG, with the reason kept for the cell.
  */
-static void choose_accel(struct guest *g, const struct target *t)
+const char *guest_accel(const struct target *t, char **note)
 {
 	const char *dev = getenv("KWMATRIX_KVM_DEVICE");
 	struct utsname host;
@@ -62,23 +62,22 @@ static void choose_accel(struct guest *g, const struct target *t)
 
 	if (!dev || !*dev)
 		dev = "/dev/kvm";
-	g->accel = "tcg";
 	if (!t->kvm_host) {
-		g->accel_note = xstrdup("TCG: no KVM for this target on any host here");
-		return;
+		*note = xstrdup("TCG: no KVM for this target on any host here");
+		return "tcg";
 	}
 	if (uname(&host) || strcmp(host.machine, t->kvm_host)) {
-		g->accel_note = xasprintf("TCG: the host is not %s", t->kvm_host);
-		return;
+		*note = xasprintf("TCG: the host is not %s", t->kvm_host);
+		return "tcg";
 	}
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		g->accel_note = xasprintf("TCG: %s: %s", dev, strerror(errno));
-		return;
+		*note = xasprintf("TCG: %s: %s", dev, strerror(errno));
+		return "tcg";
 	}
 	close(fd);
-	g->accel = "kvm";
-	g->accel_note = xasprintf("KVM: %s", dev);
+	*note = xasprintf("KVM: %s", dev);
+	return "kvm";
 }
 
 void guest_prepare(struct guest *g, const struct target *t,
@@ -95,7 +94,7 @@ void guest_prepare(struct guest *g, const struct target *t,
 	g->qemu_log = xstrdup(qemu_log);
 	g->bound = bound;
 	add_arg(&g->argv, &n, t->qemu);
-	choose_accel(g, t);
+	g->accel = guest_accel(t, &g->accel_note);
 	/* One host thread per vCPU, so that the vCPUs really race. */
 	add_split(&g->argv, &n, strcmp(g->accel, "kvm") ?
 		  "-accel tcg,thread=multi -smp" : "-accel kvm -cpu host -smp");

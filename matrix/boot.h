@@ -46,6 +46,13 @@ struct guest {
 	int exit_status;	/* -1 if killed by a signal */
 };
 
+/*
+ * "kvm" where the host runs @t's own architecture and can open /dev/kvm
+ * (KWMATRIX_KVM_DEVICE names another node, for the tests), else "tcg";
+ * *@note says why, for the cell (free it).
+ */
+const char *guest_accel(const struct target *t, char **note);
+
 void guest_prepare(struct guest *g, const struct target *t,
 		   const char *kernel, const char *initrd, const char *append,
 		   const char *console_log, const char *qemu_log, double bound);

@@ -233,7 +233,12 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 	int ret = -1;
 
 	mkdir_p(kwm);
-	cmd = xasprintf("make -s -C '%s/initramfs' CROSS_COMPILE=%s OUT='%s'",
+	/*
+	 * Always made again (-B): its digest, not make's timestamps, says it
+	 * is stale, and another checkout sharing the cache may have built it
+	 * later from an older init.c.
+	 */
+	cmd = xasprintf("make -s -B -C '%s/initramfs' CROSS_COMPILE=%s OUT='%s'",
 			env->repo, b->target->cross_compile, init);
 	if (run_shell(cmd, b->log)) {
 		fail(b, "the guest init");
@@ -292,30 +297,32 @@ out:
  */
 static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 {
+	/*
+	 * The repository's files the modules are made of, and what runs
+	 * sparse (an edit of it checks the series again).
+	 */
+	static const char *const inputs[] = {
+		"calibrate/" CALIBRATION_MODULE ".c",
+		"calibrate/" EMULATION_HEADER,
+		"calibrate/" EMULATED_SUBJECT_HEADER,
+		"calibrate/" EMULATED_HUNT_HEADER,
+		"calibrate/" LITMUS_HARNESS,
+		SPARSE_WRAPPER,
+	};
 	struct kwm_hash *h = hash_new();
-	char *calibration = xasprintf("%s/calibrate/%s.c", env->repo,
-				      CALIBRATION_MODULE);
+	char *calibration;
 
 	hash_add_str(h, OUTPUTS_VERSION);
 	hash_add_str(h, env->series->digest);
 	/* The variants are made by the driver's own tables: they count too. */
 	variants_hash_tables(h);
-	hash_add_file(h, calibration);
-	free(calibration);
-	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATION_HEADER);
-	hash_add_file(h, calibration);
-	free(calibration);
-	calibration = xasprintf("%s/calibrate/%s", env->repo, EMULATED_SUBJECT_HEADER);
-	hash_add_file(h, calibration);
-	/* What runs sparse: an edit of it checks the series again. */
-	free(calibration);
-	calibration = xasprintf("%s/%s", env->repo, SPARSE_WRAPPER);
-	hash_add_file(h, calibration);
-	free(calibration);
-	/* The litmus module: its harness and what it was generated into. */
-	calibration = xasprintf("%s/calibrate/%s", env->repo, LITMUS_HARNESS);
-	hash_add_file(h, calibration);
-	free(calibration);
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		char *path = xasprintf("%s/%s", env->repo, inputs[i]);
+
+		hash_add_file(h, path);
+		free(path);
+	}
+	/* The litmus module: what it was generated into. */
 	calibration = litmus_source(env, NULL);
 	hash_add_str(h, calibration ? calibration : "");
 	free(calibration);

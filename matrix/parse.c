@@ -113,6 +113,20 @@ static void judge_region(struct suite_result *s, const char *log,
 	free(region);
 }
 
+/* The seconds the guest says suite @name took, after @end; -1 if none. */
+static double suite_seconds(const char *end, const char *name)
+{
+	char *prefix = xasprintf(KWM_MARK_SUITE_SECONDS "%s ", name);
+	const char *p = strstr(end, prefix);
+	double seconds = -1;
+
+	if (p && (p == end || p[-1] == '\n') &&
+	    sscanf(p + strlen(prefix), "%lf", &seconds) != 1)
+		seconds = -1;
+	free(prefix);
+	return seconds;
+}
+
 /* Suite @name's piece of @log, judged; where it starts, or NULL. */
 static const char *parse_suite(struct suite_result *s, const char *log,
 			       const char *name, const struct guest_outcome *outcome)
@@ -124,6 +138,7 @@ static const char *parse_suite(struct suite_result *s, const char *log,
 	s->status = CELL_PASS;
 	s->started = begin != NULL;
 	s->ended = end != NULL;
+	s->seconds = end ? suite_seconds(end, name) : -1;
 	if (!begin)
 		return NULL;
 	judge_region(s, log, begin, end ? end : log + strlen(log));

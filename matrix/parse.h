@@ -25,6 +25,7 @@ struct suite_result {
 	char *stats;		/* "key=value ..." from a "# kwt: seconds=" line */
 	struct sanitizer_report report;	/* the oracles' reports, if any */
 	bool started, ended;
+	double seconds;		/* in the guest, start to end; < 0: not said */
 };
 
 struct guest_outcome {

@@ -55,6 +55,9 @@ static json_object *cell_json(const struct suite_result *s)
 	/* Whether it keeps the run green: readers need not know the statuses. */
 	json_object_object_add(c, "green", json_object_new_boolean(cell_status_ok(s->status)));
 	json_object_object_add(c, "reason", jstr(s->reason));
+	/* Its time in the guest, where the guest said it. */
+	json_object_object_add(c, "seconds", s->seconds >= 0 ?
+			       json_object_new_double(s->seconds) : NULL);
 	counts = json_object_new_object();
 	json_object_object_add(counts, "passed", json_object_new_int(s->counts.passed));
 	json_object_object_add(counts, "failed", json_object_new_int(s->counts.failed));

@@ -45,6 +45,7 @@ struct target_result {
 	char *kernel_append;		/* the guest's kernel command line */
 	char *run_list;			/* "kwm.run=...", in its initrd */
 	int bound;			/* seconds the guest may take */
+	bool under_tcg;			/* its guest is emulated by TCG (guest_accel()) */
 	struct litmus_row *litmus;	/* the litmus tests' figures */
 	int nr_litmus;
 	/* Read by the collect stage, for the judge: */

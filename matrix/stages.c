@@ -251,6 +251,14 @@ int stage_sources(struct run_state *st)
 
 int stage_plan_guests(struct run_state *st)
 {
+	for (int i = 0; i < st->run.nr_targets; i++) {
+		struct target_result *tr = &st->run.targets[i];
+		char *note = NULL;
+
+		tr->under_tcg = tr->target->qemu &&
+				!strcmp(guest_accel(tr->target, &note), "tcg");
+		free(note);
+	}
 	report_judge_models(&st->run);
 	plan_guests(st->o, &st->run);
 	return 0;

@@ -148,16 +148,6 @@ static const struct text_edit emulated_torture_edits[] = {
 	 * A hunt: the first violation decides, the rest of the run would
 	 * not; hunt_past names a check that fails anyway (the seed's).
 	 */
-	{ "static int __init kwt_init(void)\n",
-	  "static char *hunt_past = \"\";\n"
-	  "module_param(hunt_past, charp, 0444);\n"
-	  "MODULE_PARM_DESC(hunt_past, \"A check whose violations do not end the hunt\");\n\n"
-	  "static bool kwt_hunt_over(void)\n{\n\tint i;\n\n"
-	  "\tfor (i = 0; i < KWT_NR_CHECKS; i++)\n"
-	  "\t\tif (atomic_long_read(&kwt_violations[i].count) &&\n"
-	  "\t\t    strcmp(kwt_check_names[i], hunt_past))\n"
-	  "\t\t\treturn true;\n\treturn false;\n}\n\n"
-	  "static int __init kwt_init(void)\n" },
 	{ "\tschedule_timeout_interruptible(duration * HZ);\n",
 	  "\tfor (i = 0; i < duration * 10 && !kwt_hunt_over(); i++)\n"
 	  "\t\tschedule_timeout_interruptible(HZ / 10);\n" },
@@ -401,10 +391,11 @@ static int stage_emulated_torture(struct build *b, struct strlist *stale,
 				  char *subject, const char *torture)
 {
 	static const char *const headers[] = {
-		EMULATION_HEADER, EMULATED_SUBJECT_HEADER, NULL,
+		EMULATION_HEADER, EMULATED_SUBJECT_HEADER, EMULATED_HUNT_HEADER, NULL,
 	};
-	char *text = xasprintf("#include \"%s\"\n\n%s\n%s", EMULATED_SUBJECT_HEADER,
-			       subject, torture);
+	char *text = xasprintf("#include \"%s\"\n\n%s\n%s\n#include \"%s\"\n",
+			       EMULATED_SUBJECT_HEADER, subject, torture,
+			       EMULATED_HUNT_HEADER);
 	int ret = stage_emulated(b, stale, dir, EMULATED_MODULE, text, env->repo,
 				 headers);
 

@@ -81,6 +81,8 @@ char *litmus_source(const struct build_env *env, char **error);
  * and emu-seed-no-<tag>/ under @b->dir/kwm/emulated/.
  */
 #define EMULATED_SUBJECT_HEADER	"kw_emu_subject.h"
+/* The end of a hunt, after the torture: it reads the torture's checks. */
+#define EMULATED_HUNT_HEADER	"kw_emu_hunt.h"
 
 /* Every emulated torture's folder name. */
 void emulated_names(struct strlist *names);

@@ -148,10 +148,27 @@ static void torture_figures_without_carriage_return(void **state)
 	console_result_free(&res);
 }
 
+/* Each suite's time, as the guest says it; none where it did not. */
+static void suite_seconds_from_the_guest(void **state)
+{
+	const char *log = "# kwm: init started\r\n" SUITE_OK
+		"# kwm-suite-seconds: kunit 1.250\r\n"
+		"# kwm-suite: torture\nKTAP version 1\n1..1\nok 1 a\n"
+		"# kwm-suite-end: torture\n# kwm-done\n";
+	struct console_result res;
+
+	(void)state;
+	assert_int_equal(judge(log, two, 2, false, 0, &res), CELL_PASS);
+	assert_true(res.suites[0].seconds > 1.249 && res.suites[0].seconds < 1.251);
+	/* An older init: no time, never a made-up one. */
+	assert_true(res.suites[1].seconds < 0);
+	console_result_free(&res);
+}
+
 static void status_names_round_trip(void **state)
 {
 	(void)state;
-	for (int s = CELL_PASS; s <= CELL_XPASS; s++)
+	for (int s = CELL_PASS; s < CELL_NR_STATUSES; s++)
 		assert_int_equal(cell_status_from_name(cell_status_name(s)), s);
 	assert_int_equal(cell_status_from_name("GREEN"), -1);
 }
@@ -168,6 +185,7 @@ int main(void)
 		cmocka_unit_test(load_failure_is_fail),
 		cmocka_unit_test(garbage_console),
 		cmocka_unit_test(torture_figures_without_carriage_return),
+		cmocka_unit_test(suite_seconds_from_the_guest),
 		cmocka_unit_test(status_names_round_trip),
 	};
 

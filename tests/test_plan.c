@@ -150,6 +150,27 @@ static void guests_are_planned_once(void **state)
 	for (int i = 0; i < 2; i++) {
 		free(trs[i].kernel_append);
 		free(trs[i].run_list);
+	}
+
+	/*
+	 * Under TCG a native mutant of a plain kernel runs 2 s: nothing but
+	 * reordering kills it, and TCG shows none of its shape.
+	 */
+	strlist_add(&trs[0].suites, "mutant-worker-b0");
+	trs[0].under_tcg = true;
+	plan_guests(&o, &run);
+	assert_non_null(strstr(trs[0].run_list, "mutant-worker-b0:torture+no-worker-b0/"
+			       "kw_worker+kw_worker_torture:kw_worker_torture.duration=2"));
+	trs[0].under_tcg = false;
+	free(trs[0].run_list);
+	free(trs[0].kernel_append);
+	free(trs[1].run_list);
+	free(trs[1].kernel_append);
+	plan_guests(&o, &run);
+	assert_null(strstr(trs[0].run_list, "duration=2"));
+	for (int i = 0; i < 2; i++) {
+		free(trs[i].kernel_append);
+		free(trs[i].run_list);
 		strlist_free(&trs[i].suites);
 	}
 }
