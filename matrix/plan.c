@@ -60,7 +60,8 @@ static int torture_seconds(const struct options *o, const struct target_result *
  * and almost no SB (docs/figures.md: calibration saw each mutant's shape
  * 0 times); its cell is judged by that calibration and the operations it
  * ran, so a shape the host does show still makes it SURVIVED, not green.
- * The oracle kernels' mutants and the emulated ones keep their time.
+ * The oracle kernels' mutants and the emulated ones keep their time, and
+ * so does every mutant through LAVA (-L), which may boot a real board.
  */
 static int suite_seconds(const struct options *o, const struct target_result *tr,
 			 const struct suite *s)
@@ -70,7 +71,7 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 	if (!s->duration_module)
 		return 0;
 	if (s->kind == SUITE_MUTANT && !s->emulated && !tr->oracle && tr->under_tcg &&
-	    seconds > TCG_NATIVE_MUTANT_SECONDS)
+	    !o->lava && seconds > TCG_NATIVE_MUTANT_SECONDS)
 		return TCG_NATIVE_MUTANT_SECONDS;
 	if (s->hunt_seconds > seconds &&
 	    !lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of)))
