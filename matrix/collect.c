@@ -83,10 +83,10 @@ void report_collect(struct run *run)
 	for (int t = 0; t < run->nr_targets; t++)
 		report_collect_target(&run->targets[t]);
 	if (!run->models)
-		report_judge_models(run);
+		collect_models(run);
 }
 
-void report_judge_models(struct run *run)
+void collect_models(struct run *run)
 {
 	if (!run->repo)
 		return;

@@ -13,7 +13,7 @@ void report_collect_target(struct target_result *tr);
  * once per run), for every column: before the guests, which hunt only
  * the mutants of barriers the model does not show covered.
  */
-void report_judge_models(struct run *run);
+void collect_models(struct run *run);
 
 /*
  * Read every column's console, QEMU log and build-time checks' output,

@@ -259,7 +259,7 @@ int stage_plan_guests(struct run_state *st)
 				!strcmp(guest_accel(tr->target, &note), "tcg");
 		free(note);
 	}
-	report_judge_models(&st->run);
+	collect_models(&st->run);
 	plan_guests(st->o, &st->run);
 	return 0;
 }
