@@ -31,6 +31,7 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 
 #ifdef KWC_EMULATE
 #include "kw_emu.h"
@@ -67,6 +68,13 @@ MODULE_PARM_DESC(start_jitter, "Most cpu_relax() calls each side waits before a 
 static int instances = 512;
 module_param(instances, int, 0444);
 MODULE_PARM_DESC(instances, "Litmus instances per round");
+/*
+ * A test of the calibration (emu_broken=) asks for the one shape it must
+ * catch, whose first forbidden outcome is the catch: the run ends there.
+ */
+static char *only = "";
+module_param(only, charp, 0444);
+MODULE_PARM_DESC(only, "Run only the shape of this name, a forbidden one until its first weak outcome");
 
 struct kwc_instance {
 	int x ____cacheline_aligned;
@@ -279,7 +287,15 @@ static void kwc_count(void)
 /* Each shape's share of the duration. */
 static unsigned long kwc_shape_jiffies(void)
 {
-	return max_t(unsigned long, HZ, duration * HZ / ARRAY_SIZE(kwc_shapes));
+	unsigned long shapes = *only ? 1 : ARRAY_SIZE(kwc_shapes);
+
+	return max_t(unsigned long, HZ, duration * HZ / shapes);
+}
+
+/* Whether the shape's run has shown what it can: see only. */
+static bool kwc_caught(void)
+{
+	return *only && kwc_shape->forbidden && kwc_weak;
 }
 
 /*
@@ -363,8 +379,9 @@ static int kwc_thread(void *arg)
 		if (id == 0) {
 			kwc_count();
 			kwc_reset();
-			WRITE_ONCE(kwc_done, time_after(jiffies, end) &&
-				   round >= KWC_MIN_ROUNDS);
+			WRITE_ONCE(kwc_done, kwc_caught() ||
+				   (time_after(jiffies, end) &&
+				    round >= KWC_MIN_ROUNDS));
 		}
 		kwc_sync(&sense);
 		more = !READ_ONCE(kwc_done);
@@ -418,6 +435,13 @@ static int __init kwc_init(void)
 		pr_err("kw_calibrate: needs duration > 0, instances > 0, start_jitter >= 0 and two CPUs\n");
 		return -EINVAL;
 	}
+	for (i = 0; *only && i < ARRAY_SIZE(kwc_shapes); i++)
+		if (!strcmp(only, kwc_shapes[i].name))
+			break;
+	if (i == ARRAY_SIZE(kwc_shapes)) {
+		pr_err("kw_calibrate: no shape is named %s\n", only);
+		return -EINVAL;
+	}
 	kwc_in = kcalloc(instances, sizeof(*kwc_in), GFP_KERNEL);
 	if (!kwc_in)
 		return -ENOMEM;
@@ -435,6 +459,11 @@ static int __init kwc_init(void)
 		const struct kwc_shape *s = &kwc_shapes[i];
 		unsigned long per_million;
 
+		if (*only && strcmp(only, s->name)) {
+			pr_info("    ok %d %s # SKIP not asked for (only=%s)\n",
+				i + 1, s->name, only);
+			continue;
+		}
 		ret = kwc_run_shape(s);
 		if (ret) {
 			kfree(kwc_in);

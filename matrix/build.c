@@ -76,7 +76,8 @@ static char **make_argv(const struct build *b, const struct build_env *env,
 
 	argv_add(&argv, "-j%d", env->jobs);
 	argv_add(&argv, "O=%s", b->dir);
-	argv_add(&argv, "KBUILD_BUILD_TIMESTAMP=kwmatrix");
+	/* Fixed, so that the same inputs make the same image; date -d reads it. */
+	argv_add(&argv, "KBUILD_BUILD_TIMESTAMP=1970-01-01 00:00:00 UTC");
 	argv_add(&argv, "KBUILD_BUILD_HOST=kwmatrix");
 	if (target1)
 		argv_add(&argv, "%s", target1);
@@ -511,13 +512,22 @@ out:
 	free(log);
 }
 
+/* Note in b->steps that @what took the time since *@since. */
+static void step_done(struct build *b, const char *what, double *since)
+{
+	double now = now_seconds();
+
+	xappendf(&b->steps, "%s%s %.1f s", b->steps ? ", " : "", what, now - *since);
+	*since = now;
+}
+
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags)
 {
 	char *stamp = xasprintf("%s/%s", b->dir, STAMP_BUILT);
 	char *recorded = read_file(stamp, NULL);
 	char digest[KWM_HASH_HEX], init_digest[KWM_HASH_HEX];
-	double start = now_seconds();
+	double start = now_seconds(), step = start;
 	bool modules_only;
 	int ret = -1;
 
@@ -539,6 +549,7 @@ int build_run(struct build *b, const struct build_env *env,
 	}
 	if (configure(b, env, frags))
 		goto out;
+	step_done(b, "config", &step);
 	/* Until make succeeds, this folder's outputs are not to be used. */
 	unlink(stamp);
 	{
@@ -554,13 +565,18 @@ int build_run(struct build *b, const struct build_env *env,
 		fail(b, "make");
 		goto out;
 	}
+	step_done(b, b->modules_only ? "modules" : "kernel", &step);
 	if (check_w1(b, env))
 		goto out;
+	step_done(b, "W=1", &step);
 	check_sparse(b, env);
+	step_done(b, "sparse", &step);
 	if (variants_build(b, env))
 		goto out;
+	step_done(b, "variants", &step);
 	if (b->target->qemu && make_initramfs(b, env, init_digest))
 		goto out;
+	step_done(b, "initramfs", &step);
 	if (write_file_atomic(stamp, digest, strlen(digest))) {
 		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
 		goto out;
@@ -581,6 +597,7 @@ void build_free(struct build *b)
 	free(b->image);
 	free(b->initramfs);
 	free(b->toolchain);
+	free(b->steps);
 	free(b->error);
 	free(b->excerpt);
 	memset(b, 0, sizeof(*b));

@@ -84,9 +84,11 @@ static void build_column(struct run_state *st, int i)
 	if (tr->build_ok && cold)
 		record_cold_build(st, tr);
 	if (tr->build_ok) {
-		progress_set(i, "%s in %.1f s", tr->build.up_to_date ? "up to date" :
+		progress_set(i, "%s in %.1f s%s%s%s", tr->build.up_to_date ? "up to date" :
 			     tr->build.modules_only ? "modules rebuilt" : "built",
-			     tr->build.seconds);
+			     tr->build.seconds, tr->build.steps ? " (" : "",
+			     tr->build.steps ? tr->build.steps : "",
+			     tr->build.steps ? ")" : "");
 	} else if (stop_requested) {
 		/* Its make was passed the signal: not a failure of the series. */
 		free(tr->build.error);

@@ -64,21 +64,24 @@ const struct suite kwm_suites[] = {
 		.kernels = "plain",
 		.by_default = true,
 	},
+/*
+ * And the test of that test: the emulation with smp_wmb() made a no-op
+ * must let MP+wmb+rmb through, and the cell catch it.  Only that shape
+ * runs, until its first forbidden outcome (kw_calibrate's only=).
+ */
+#define NO_WMB_SHAPE	"MP+wmb+rmb"
 	{
-		/*
-		 * And the test of that test: the emulation with smp_wmb() made
-		 * a no-op must let MP+wmb+rmb through, and the cell catch it.
-		 */
 		.name = "detector-emu-no-wmb",
 		.kind = SUITE_DETECTOR,
 		.modules = "emu/kw_calibrate",
 		.seconds = 30,
 		.duration_module = "kw_calibrate",
-		.must_fire = "MP+wmb+rmb",
-		.own_params = "kw_calibrate.emu_broken=wmb",
+		.must_fire = NO_WMB_SHAPE,
+		.own_params = "kw_calibrate.emu_broken=wmb,kw_calibrate.only=" NO_WMB_SHAPE,
 		.kernels = "plain",
 		.by_default = true,
 	},
+#undef NO_WMB_SHAPE
 	{
 		/*
 		 * The memory model's own litmus tests (the tree's and
@@ -273,7 +276,7 @@ const struct suite kwm_suites[] = {
 		.kernels = "plain",
 		.by_default = true,
 	},
-#define DETECTOR(variant, check, kernel, extra)				\
+#define DETECTOR(variant, check, kernel, own)				\
 	{								\
 		.name = "detector-" variant,				\
 		.kind = SUITE_DETECTOR,					\
@@ -282,14 +285,20 @@ const struct suite kwm_suites[] = {
 		.duration_module = "kw_worker_torture",			\
 		.must_fire = check,					\
 		.kernels = kernel,					\
-		.params = extra,					\
+		.own_params = own,					\
 		.by_default = true,					\
 	}
-	/* A break per torture check, which it must catch on any platform. */
-	DETECTOR("no-wakeup", "liveness", "plain", NULL),
-	DETECTOR("early-done", "completion", "plain", NULL),
-	DETECTOR("early-wake", "visibility", "plain", NULL),
-	DETECTOR("stays-pending", "requeue", "plain", NULL),
+/*
+ * A break per torture check, which it must catch on any platform.  Its
+ * first catch is the kill: the torture ends there (stop_at=, patch 3).
+ */
+#define CHECK_DETECTOR(variant, check)					\
+	DETECTOR(variant, check, "plain", "kw_worker_torture.stop_at=" check)
+	CHECK_DETECTOR("no-wakeup", "liveness"),
+	CHECK_DETECTOR("early-done", "completion"),
+	CHECK_DETECTOR("early-wake", "visibility"),
+	CHECK_DETECTOR("stays-pending", "requeue"),
+#undef CHECK_DETECTOR
 	/* And one per oracle, which its oracle must catch. */
 	DETECTOR("plain-done-seq", "kcsan", "kcsan", NULL),
 #define FREE_AFTER_FLUSH(suite, kind_of, variant, oracle)		\
