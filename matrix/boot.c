@@ -81,6 +81,7 @@ const char *guest_accel(const struct target *t, char **note)
 }
 
 void guest_prepare(struct guest *g, const struct target *t,
+		   const char *accel, const char *accel_note,
 		   const char *kernel, const char *initrd, const char *append,
 		   const char *console_log, const char *qemu_log, double bound)
 {
@@ -94,7 +95,8 @@ void guest_prepare(struct guest *g, const struct target *t,
 	g->qemu_log = xstrdup(qemu_log);
 	g->bound = bound;
 	add_arg(&g->argv, &n, t->qemu);
-	g->accel = guest_accel(t, &g->accel_note);
+	g->accel = accel;
+	g->accel_note = xstrdup(accel_note);
 	/* One host thread per vCPU, so that the vCPUs really race. */
 	add_split(&g->argv, &n, strcmp(g->accel, "kvm") ?
 		  "-accel tcg,thread=multi -smp" : "-accel kvm -cpu host -smp");

@@ -53,7 +53,9 @@ struct guest {
  */
 const char *guest_accel(const struct target *t, char **note);
 
+/* @accel and @accel_note: guest_accel()'s, decided when the guest was planned. */
 void guest_prepare(struct guest *g, const struct target *t,
+		   const char *accel, const char *accel_note,
 		   const char *kernel, const char *initrd, const char *append,
 		   const char *console_log, const char *qemu_log, double bound);
 /*

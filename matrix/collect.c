@@ -66,7 +66,7 @@ static void collect_guest(struct target_result *tr)
 	free(log);
 }
 
-void report_collect_target(struct target_result *tr)
+void collect_target(struct target_result *tr)
 {
 	if (tr->collected || tr->unavailable || !tr->build_ok)
 		return;
@@ -78,10 +78,10 @@ void report_collect_target(struct target_result *tr)
 	read_static(&tr->checkpatch, tr->checkpatch_log, CHECKPATCH_STATUS, NULL);
 }
 
-void report_collect(struct run *run)
+void collect_run(struct run *run)
 {
 	for (int t = 0; t < run->nr_targets; t++)
-		report_collect_target(&run->targets[t]);
+		collect_target(&run->targets[t]);
 	if (!run->models)
 		collect_models(run);
 }
@@ -98,7 +98,7 @@ void collect_models(struct run *run)
 		run->targets[t].models = run->models;
 }
 
-void report_free(struct run *run)
+void collect_free(struct run *run)
 {
 	for (int t = 0; t < run->nr_targets; t++) {
 		struct target_result *tr = &run->targets[t];

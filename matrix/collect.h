@@ -5,8 +5,8 @@
 
 #include "run.h"
 
-/* One column's, once, as its guest ends (report_collect() skips it then). */
-void report_collect_target(struct target_result *tr);
+/* One column's, once, as its guest ends (collect_run() skips it then). */
+void collect_target(struct target_result *tr);
 
 /*
  * The memory model's verdicts on each barrier of each version (herd7,
@@ -19,9 +19,9 @@ void collect_models(struct run *run);
  * Read every column's console, QEMU log and build-time checks' output,
  * and parse them into its structs; the models too, if not yet judged.
  */
-void report_collect(struct run *run);
+void collect_run(struct run *run);
 
-/* What report_collect() and report_judge() allocated in @run. */
-void report_free(struct run *run);
+/* What collect_run() and judge_run() allocated in @run. */
+void collect_free(struct run *run);
 
 #endif

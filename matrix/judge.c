@@ -141,15 +141,27 @@ static void judge_detector(const struct run *run, struct target_result *tr,
  * flushes the torture made: a survivor of a rare shape says how far off
  * the torture was.
  */
+/* The value of "@key=" in the torture's figures, up to a space; "?" if not said. */
+static char *stat_value(const struct suite_result *s, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *p = s->stats; p && (p = strstr(p, key)); p += len)
+		if ((p == s->stats || p[-1] == ' ') && p[len] == '=')
+			return xasprintf("%.*s", (int)strcspn(p + len + 1, " "), p + len + 1);
+	return xstrdup("?");
+}
+
 static char *survivor_reason(const struct suite_result *s, const struct shape_rate *r,
 			     const char *shape)
 {
-	const char *flushes = s->stats ? strstr(s->stats, "flushes=") : NULL;
+	char *flushes = stat_value(s, "flushes");
+	char *why = xasprintf("no check caught it, yet calibration saw %s here: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes (raise -d, or make the torture race harder)",
+			      shape, r->weak, r->runs, shape_rate_per_million(r),
+			      (double)r->runs / (double)r->weak, flushes);
 
-	return xasprintf("no check caught it, yet calibration saw %s here: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes (raise -d, or make the torture race harder)",
-			 shape, r->weak, r->runs, shape_rate_per_million(r),
-			 (double)r->runs / (double)r->weak,
-			 flushes ? flushes + strlen("flushes=") : "an unknown number of");
+	free(flushes);
+	return why;
 }
 
 /*
@@ -274,10 +286,15 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 				   suite->shape));
 	else if (r->weak)
 		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
-	else
+	else {
+		char *seconds = stat_value(s, "seconds");
+
+		/* Its time may be cut under TCG (plan.c): say how long it ran. */
 		set_cell(s, CELL_UNOBSERVABLE,
-			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against",
-				   suite->shape, r->runs));
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against (the mutant ran %s s)",
+				   suite->shape, r->runs, seconds));
+		free(seconds);
+	}
 }
 
 /*
@@ -524,7 +541,7 @@ static int mutants_seen(const struct run *run, const char *version,
 }
 
 /* Each barrier of each version: its model beside its mutants' cells. */
-void report_judge_barriers(struct run *run)
+void judge_barriers(struct run *run)
 {
 	int most = 0;
 	struct mutant_seen *seen;
@@ -556,7 +573,7 @@ void report_judge_barriers(struct run *run)
 	free(seen);
 }
 
-void report_judge_target(struct run *run, struct target_result *tr)
+void judge_target(struct run *run, struct target_result *tr)
 {
 	if (tr->judged)
 		return;
@@ -592,10 +609,10 @@ void report_judge_target(struct run *run, struct target_result *tr)
 	judge_cells(run, tr, false);
 }
 
-void report_judge(struct run *run)
+void judge_run(struct run *run)
 {
 	for (int t = 0; t < run->nr_targets; t++)
-		report_judge_target(run, &run->targets[t]);
-	report_judge_barriers(run);
+		judge_target(run, &run->targets[t]);
+	judge_barriers(run);
 }
 

@@ -141,8 +141,8 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 		free(dir);
 		return false;
 	}
-	guest_prepare(g, tr->target, tr->build.image, initrd, tr->kernel_append,
-		      console, qemu, tr->bound);
+	guest_prepare(g, tr->target, tr->accel, tr->accel_note, tr->build.image,
+		      initrd, tr->kernel_append, console, qemu, tr->bound);
 	free(console);
 	free(qemu);
 	free(initrd);
@@ -180,9 +180,9 @@ static void show_ended_guests(struct run_state *st)
 			continue;
 		st->shown[guest->column] = true;
 		tr->guest = *guest;
-		report_collect_target(tr);
-		report_judge_target(run, tr);
-		report_judge_barriers(run);
+		collect_target(tr);
+		judge_target(run, tr);
+		judge_barriers(run);
 		out = open_memstream(&text, &len);
 		if (!out)
 			continue;

@@ -45,7 +45,9 @@ struct target_result {
 	char *kernel_append;		/* the guest's kernel command line */
 	char *run_list;			/* "kwm.run=...", in its initrd */
 	int bound;			/* seconds the guest may take */
-	bool under_tcg;			/* its guest is emulated by TCG (guest_accel()) */
+	const char *accel;		/* "kvm" or "tcg" (guest_accel()) */
+	char *accel_note;		/* and why */
+	bool under_tcg;			/* its guest is emulated by TCG */
 	struct litmus_row *litmus;	/* the litmus tests' figures */
 	int nr_litmus;
 	/* Read by the collect stage, for the judge: */

@@ -253,11 +253,11 @@ int stage_plan_guests(struct run_state *st)
 {
 	for (int i = 0; i < st->run.nr_targets; i++) {
 		struct target_result *tr = &st->run.targets[i];
-		char *note = NULL;
 
-		tr->under_tcg = tr->target->qemu &&
-				!strcmp(guest_accel(tr->target, &note), "tcg");
-		free(note);
+		if (!tr->target->qemu)
+			continue;
+		tr->accel = guest_accel(tr->target, &tr->accel_note);
+		tr->under_tcg = !strcmp(tr->accel, "tcg");
 	}
 	collect_models(&st->run);
 	plan_guests(st->o, &st->run);
@@ -270,8 +270,8 @@ void stage_judge(struct run_state *st)
 
 	run->complete = !stop_requested;
 	run->seconds = now_seconds() - st->started;
-	report_collect(run);
-	report_judge(run);
+	collect_run(run);
+	judge_run(run);
 	for (int i = 0; i < run->nr_targets; i++) {
 		char *summary = report_column_summary(&run->targets[i]);
 
@@ -312,6 +312,7 @@ void run_state_free(struct run_state *st)
 		strlist_free(&tr->suites);
 		free(tr->unavailable);
 		free(tr->kernel_append);
+		free(tr->accel_note);
 		free(tr->run_list);
 		guest_free(&tr->guest);
 		console_result_free(&tr->console);
@@ -320,7 +321,7 @@ void run_state_free(struct run_state *st)
 		if (st->frags)
 			fragments_free(&st->frags[i]);
 	}
-	report_free(&st->run);
+	collect_free(&st->run);
 	free(st->frags);
 	free(st->run.targets);
 	free(st->run.id);

@@ -148,7 +148,9 @@ static const struct text_edit emulated_torture_edits[] = {
 	 * A hunt: the first violation decides, the rest of the run would
 	 * not; hunt_past names a check that fails anyway (the seed's).
 	 */
-	{ " && !kwt_decided())\n", " && !kwt_hunt_over())\n" },
+	{ "\treturn kwt_stop_check >= 0 &&\n"
+	  "\t       atomic_long_read(&kwt_violations[kwt_stop_check].count);\n",
+	  "\treturn kwt_hunt_over();\n" },
 };
 
 static void hash_edits(struct kwm_hash *h, const struct text_edit *edits, int n)

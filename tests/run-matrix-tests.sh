@@ -16,8 +16,16 @@ work=$(mktemp -d /tmp/kwm-matrix-tests.XXXXXX)
 trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 passed=0 failed=0 shards=0
 
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; [ -f "$work/err" ] && sed 's/^/     /' "$work/err"; }
+# Each result line says how long its test took, so that make check's time can be read off.
+since=$(date +%s)
+took() { now=$(date +%s); took="($((now - since)) s)"; since=$now; }
+ok() { passed=$((passed + 1)); took; echo "ok   $1 $took"; }
+bad() {
+	failed=$((failed + 1))
+	took
+	echo "FAIL $1 $took"
+	[ -f "$work/err" ] && sed 's/^/     /' "$work/err"
+}
 
 # expect_refused NAME PATTERN ARGS...: exit 2, the pattern on stderr,
 # and nothing written to the results folder.

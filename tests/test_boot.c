@@ -17,8 +17,13 @@
 
 static void prepare(struct guest *g, const char *target)
 {
-	guest_prepare(g, target_find(target), "Image", "initramfs.cpio",
+	const struct target *t = target_find(target);
+	char *note;
+	const char *accel = guest_accel(t, &note);
+
+	guest_prepare(g, t, accel, note, "Image", "initramfs.cpio",
 		      "console=ttyS0", "/tmp/console.log", "/tmp/qemu.log", 60);
+	free(note);
 }
 
 static bool host_is(const char *machine)

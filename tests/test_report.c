@@ -73,8 +73,8 @@ static void use_suites(struct run *run, struct target_result *tr,
 /* The collect stage reads the logs on disk, then the judge. */
 static void collect_and_judge(struct run *run)
 {
-	report_collect(run);
-	report_judge(run);
+	collect_run(run);
+	judge_run(run);
 }
 
 /*
@@ -94,7 +94,7 @@ static void judge_log_models(struct run *run, struct target_result *tr,
 		      &tr->console);
 	tr->nr_rates = parse_calibration(log, &tr->rates);
 	run->models = models;
-	report_judge(run);
+	judge_run(run);
 }
 
 static void judge_log(struct run *run, struct target_result *tr, const char *log,
@@ -105,7 +105,7 @@ static void judge_log(struct run *run, struct target_result *tr, const char *log
 
 static void free_run(struct run *run, struct target_result *tr)
 {
-	report_free(run);
+	collect_free(run);
 	build_free(&tr->build);
 	strlist_free(&tr->suites);
 	free(tr->guest.console_log);
@@ -273,7 +273,9 @@ static void unseen_or_unmeasured_shapes(void **state)
 		"# kwm: init started\n# kwm-suite: calibrate\n"
 		"    # kwc: shape=MP+wmb forbidden=0 runs=1000000 weak=0 per_million=0\n"
 		"    ok 1 MP+wmb\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
-		"# kwm-suite: mutant-flush-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite: mutant-flush-b1\n"
+		"    # kwt: seconds=2 ops=100 ops_per_sec=50 flushes=60 queues=40\n"
+		"    ok 1 completion\nok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-flush-b1\n"
 		"# kwm-suite: mutant-worker-b1\n    ok 1 completion\nok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-worker-b1\n# kwm-done\n";
@@ -285,7 +287,7 @@ static void unseen_or_unmeasured_shapes(void **state)
 	judge_log(&run, &tr, log, v, 3);
 	c = tr.console.suites;
 	assert_int_equal(c[1].status, CELL_UNOBSERVABLE);
-	assert_string_equal(c[1].reason, "calibration saw MP+wmb 0 times in 1000000 runs here: this platform cannot show what the barrier guards against");
+	assert_string_equal(c[1].reason, "calibration saw MP+wmb 0 times in 1000000 runs here: this platform cannot show what the barrier guards against (the mutant ran 2 s)");
 	/* No figure for SB+mb-plain+wait: not decided, and not green. */
 	assert_int_equal(c[2].status, CELL_UNDECIDED);
 	assert_non_null(strstr(c[2].reason, "no calibration figure for SB+mb-plain+wait"));
