@@ -14,6 +14,7 @@
 
 #define STAMP_CONFIG	".kwm-configured"
 #define STAMP_BUILT	".kwm-built"
+#define STAMP_TESTS	"kwm/tests.digest"
 #define STAMP_INITRAMFS	"kwm/initramfs.digest"
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the initramfs layout or the variants' build changes. */
@@ -256,6 +257,8 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		xappendf(&list, "file /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n",
 			 (int)(ext - base), base, b->dir, (int)(ext - line), line);
 	}
+	if (!b->test_modules)
+		goto write;
 	/* The calibration and the litmus tests, natively and under emulation (emu/). */
 	xappendf(&list, "file /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
 		 "dir /lib/kw/emu 0755 0 0\n"
@@ -268,6 +271,7 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		 LITMUS_MODULE, b->dir, LITMUS_MODULE);
 	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
 		list_module_family(&list, b->dir, &module_families[f]);
+write:
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;
@@ -292,29 +296,50 @@ out:
 	return ret;
 }
 
-/*
- * What the build stamp records: the whole series and the driver's tables
- * of variants.  Not the init: only the initramfs holds it (see below).
- */
-static void inputs_digest(const struct build_env *env, char out[KWM_HASH_HEX])
+bool build_made_module(const char *module, size_t len)
 {
-	/*
-	 * The repository's files the modules are made of, and what runs
-	 * sparse (an edit of it checks the series again).
-	 */
+	return memchr(module, '/', len) ||
+	       (len == strlen(CALIBRATION_MODULE) &&
+		!strncmp(module, CALIBRATION_MODULE, len)) ||
+	       (len == strlen(LITMUS_MODULE) && !strncmp(module, LITMUS_MODULE, len));
+}
+
+/*
+ * What the kernel's stamp records: the whole series (its modules are
+ * built with the kernel) and what runs sparse over it (an edit of it
+ * checks the series again).
+ */
+static void series_digest(const struct build_env *env, char out[KWM_HASH_HEX])
+{
+	struct kwm_hash *h = hash_new();
+	char *sparse = xasprintf("%s/%s", env->repo, SPARSE_WRAPPER);
+
+	hash_add_str(h, OUTPUTS_VERSION);
+	hash_add_str(h, env->series->digest);
+	hash_add_file(h, sparse);
+	hash_final(h, out);
+	free(sparse);
+}
+
+/*
+ * What the test modules' stamp records: the kernel's, the driver's
+ * tables of variants and the repository's files the modules are made of.
+ * Not the init: only the initramfs holds it (see below).
+ */
+static void tests_digest(const struct build_env *env, const char *series,
+			 char out[KWM_HASH_HEX])
+{
 	static const char *const inputs[] = {
 		"calibrate/" CALIBRATION_MODULE ".c",
 		"calibrate/" EMULATION_HEADER,
 		"calibrate/" EMULATED_SUBJECT_HEADER,
 		"calibrate/" EMULATED_HUNT_HEADER,
 		"calibrate/" LITMUS_HARNESS,
-		SPARSE_WRAPPER,
 	};
 	struct kwm_hash *h = hash_new();
 	char *calibration;
 
-	hash_add_str(h, OUTPUTS_VERSION);
-	hash_add_str(h, env->series->digest);
+	hash_add_str(h, series);
 	/* The variants are made by the driver's own tables: they count too. */
 	variants_hash_tables(h);
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
@@ -346,33 +371,48 @@ static void initramfs_digest(const struct build_env *env, const char *built,
 	free(init);
 }
 
-static bool initramfs_current(const struct build *b, const char *digest)
+/* Whether @name in the build folder records @digest (and @output exists). */
+static bool stamp_is(const struct build *b, const char *name, const char *digest,
+		     const char *output)
 {
-	char *stamp = xasprintf("%s/%s", b->dir, STAMP_INITRAMFS);
+	char *stamp = xasprintf("%s/%s", b->dir, name);
 	char *recorded = read_file(stamp, NULL);
 	bool current = recorded && !strcmp(recorded, digest) &&
-		       path_exists(b->initramfs);
+		       (!output || path_exists(output));
 
 	free(recorded);
 	free(stamp);
 	return current;
 }
 
+/* Until it is written again, what @name records is not to be used. */
+static void stamp_remove(const struct build *b, const char *name)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, name);
+
+	unlink(stamp);
+	free(stamp);
+}
+
+static int stamp_write(struct build *b, const char *name, const char *digest)
+{
+	char *stamp = xasprintf("%s/%s", b->dir, name);
+	int ret = write_file_atomic(stamp, digest, strlen(digest));
+
+	if (ret)
+		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
+	free(stamp);
+	return ret ? -1 : 0;
+}
+
 /* Build the initramfs, then record what it was built from. */
 static int make_initramfs(struct build *b, const struct build_env *env,
 			  const char *digest)
 {
-	char *stamp = xasprintf("%s/%s", b->dir, STAMP_INITRAMFS);
-	int ret;
-
-	unlink(stamp);
-	ret = build_initramfs(b, env);
-	if (!ret && write_file_atomic(stamp, digest, strlen(digest))) {
-		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
-		ret = -1;
-	}
-	free(stamp);
-	return ret;
+	stamp_remove(b, STAMP_INITRAMFS);
+	if (build_initramfs(b, env))
+		return -1;
+	return stamp_write(b, STAMP_INITRAMFS, digest);
 }
 
 /*
@@ -521,43 +561,28 @@ static void step_done(struct build *b, const char *what, double *since)
 	*since = now;
 }
 
-int build_run(struct build *b, const struct build_env *env,
-	      const struct fragment_set *frags)
+/*
+ * The kernel and the series' modules, then the series' files with W=1
+ * and under sparse.  The folder's key covers everything the kernel itself
+ * is built from; a stamp that differs under the same key means only what
+ * the series adds changed: then only its modules are made again.
+ */
+static int build_kernel(struct build *b, const struct build_env *env,
+			const struct fragment_set *frags, const char *digest,
+			double *step)
 {
 	char *stamp = xasprintf("%s/%s", b->dir, STAMP_BUILT);
-	char *recorded = read_file(stamp, NULL);
-	char digest[KWM_HASH_HEX], init_digest[KWM_HASH_HEX];
-	double start = now_seconds(), step = start;
-	bool modules_only;
+	char *sparse = build_sparse_log(b);
+	bool modules_only = path_exists(stamp) && path_exists(b->image);
 	int ret = -1;
 
-	inputs_digest(env, digest);
-	initramfs_digest(env, digest, init_digest);
-	/*
-	 * The folder's key covers everything the kernel itself is built from;
-	 * a stamp that differs under the same key means only what the series
-	 * adds changed: its modules, the variants, the init.
-	 */
-	modules_only = recorded && path_exists(b->image);
-	if (recorded && !strcmp(recorded, digest) && path_exists(b->image)) {
-		check_sparse(b, env);
-		/* Nothing boots a build-only target. */
-		b->up_to_date = !b->target->qemu || initramfs_current(b, init_digest);
-		/* Only the init changed: the kernel and its modules stand. */
-		ret = b->up_to_date ? 0 : make_initramfs(b, env, init_digest);
-		goto out;
-	}
 	if (configure(b, env, frags))
 		goto out;
-	step_done(b, "config", &step);
-	/* Until make succeeds, this folder's outputs are not to be used. */
-	unlink(stamp);
-	{
-		char *sparse = build_sparse_log(b);
-
-		unlink(sparse);
-		free(sparse);
-	}
+	step_done(b, "config", step);
+	/* The test modules are built against this kernel: they go stale too. */
+	stamp_remove(b, STAMP_BUILT);
+	stamp_remove(b, STAMP_TESTS);
+	unlink(sparse);
 	/* An edit of the subject rebuilds its modules, not a walk of the tree. */
 	if (modules_only && !make_modules_again(b, env)) {
 		b->modules_only = true;
@@ -565,27 +590,67 @@ int build_run(struct build *b, const struct build_env *env,
 		fail(b, "make");
 		goto out;
 	}
-	step_done(b, b->modules_only ? "modules" : "kernel", &step);
+	step_done(b, b->modules_only ? "modules" : "kernel", step);
 	if (check_w1(b, env))
 		goto out;
-	step_done(b, "W=1", &step);
+	step_done(b, "W=1", step);
 	check_sparse(b, env);
-	step_done(b, "sparse", &step);
+	step_done(b, "sparse", step);
+	ret = stamp_write(b, STAMP_BUILT, digest);
+out:
+	free(sparse);
+	free(stamp);
+	return ret;
+}
+
+/* kwmatrix's own modules (variants.c), built against the kernel. */
+static int build_test_modules(struct build *b, const struct build_env *env,
+			      const char *digest, double *step)
+{
+	stamp_remove(b, STAMP_TESTS);
 	if (variants_build(b, env))
-		goto out;
-	step_done(b, "variants", &step);
-	if (b->target->qemu && make_initramfs(b, env, init_digest))
-		goto out;
-	step_done(b, "initramfs", &step);
-	if (write_file_atomic(stamp, digest, strlen(digest))) {
-		b->error = xasprintf("cannot write %s (fix: check free space)", stamp);
-		goto out;
+		return -1;
+	step_done(b, "variants", step);
+	return stamp_write(b, STAMP_TESTS, digest);
+}
+
+int build_run(struct build *b, const struct build_env *env,
+	      const struct fragment_set *frags)
+{
+	char series[KWM_HASH_HEX], tests[KWM_HASH_HEX], init[KWM_HASH_HEX];
+	double start = now_seconds(), step = start;
+	bool kernel = false, made = false;
+	int ret = -1;
+
+	series_digest(env, series);
+	tests_digest(env, series, tests);
+	/* The initramfs holds the test modules only where the suites load them. */
+	initramfs_digest(env, b->test_modules ? tests : series, init);
+	if (!stamp_is(b, STAMP_BUILT, series, b->image)) {
+		if (build_kernel(b, env, frags, series, &step))
+			goto out;
+		kernel = made = true;
+	} else {
+		check_sparse(b, env);
 	}
+	if (b->test_modules && !stamp_is(b, STAMP_TESTS, tests, NULL)) {
+		if (build_test_modules(b, env, tests, &step))
+			goto out;
+		made = true;
+	}
+	/* Nothing boots a build-only target. */
+	if (b->target->qemu && !stamp_is(b, STAMP_INITRAMFS, init, b->initramfs)) {
+		if (make_initramfs(b, env, init))
+			goto out;
+		step_done(b, "initramfs", &step);
+		made = true;
+	}
+	b->up_to_date = !made;
+	/* Made, but not the kernel: only what the series and kwmatrix add. */
+	b->modules_only = made && (!kernel || b->modules_only);
 	ret = 0;
 out:
 	b->seconds = now_seconds() - start;
-	free(recorded);
-	free(stamp);
 	return ret;
 }
 

@@ -11,6 +11,8 @@
 #include "config.h"
 #include "kbuild.h"
 
+#include <stddef.h>
+
 /*
  * The build key and paths of @t's kernel, with @oracle's fragment merged
  * last if not NULL; nothing is built.  -1 on bad fragments.
@@ -21,7 +23,17 @@ int build_plan(struct build *b, const struct target *t,
 /* No configured kernel in its folder yet: the build starts from scratch. */
 bool build_is_cold(const struct build *b);
 
-/* Configure if needed, then make.  -1 with b->error set on failure. */
+/*
+ * Whether @module (@len bytes: a path under the initramfs's /lib/kw,
+ * without .ko) is one of kwmatrix's own, made after the kernel by
+ * variants.c: the calibration and litmus modules and those in folders.
+ */
+bool build_made_module(const char *module, size_t len);
+
+/*
+ * Configure if needed, then make; kwmatrix's own modules too where
+ * @b->test_modules.  -1 with b->error set on failure.
+ */
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags);
 void build_free(struct build *b);

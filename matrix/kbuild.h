@@ -37,6 +37,7 @@ struct build {
 	char *toolchain;		/* "aarch64-linux-gnu-gcc (Debian ...) 12.2.0" */
 	double seconds;
 	char *steps;			/* "kernel 380.1 s, W=1 3.2 s, ...": where they went */
+	bool test_modules;		/* its guest loads kwmatrix's own modules too */
 	bool up_to_date;		/* nothing was rebuilt */
 	bool modules_only;		/* only the series' modules were rebuilt */
 	char *error;			/* one line, or NULL if it built */

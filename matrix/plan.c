@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "kwm_protocol.h"
 #include "lkmm.h"
 #include "oracles.h"
@@ -191,6 +192,24 @@ struct boot_policy plan_boot_policy(long ncpu)
 	};
 }
 
+/* Whether a suite of the guest loads one of kwmatrix's own modules. */
+static bool loads_test_modules(const struct target_result *tr)
+{
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
+		const char *m = s->modules;
+
+		while (suite_in_guest(s) && *m) {
+			size_t len = strcspn(m, KWM_RUN_MODULES_SEP);
+
+			if (build_made_module(m, len))
+				return true;
+			m += len + !!m[len];
+		}
+	}
+	return false;
+}
+
 void plan_guests(const struct options *o, struct run *run)
 {
 	for (int i = 0; i < run->nr_targets; i++) {
@@ -199,6 +218,8 @@ void plan_guests(const struct options *o, struct run *run)
 		tr->nr_guest_suites = 0;
 		for (int j = 0; j < tr->suites.n; j++)
 			tr->nr_guest_suites += suite_in_guest(suite_find(tr->suites.v[j]));
+		/* An edit loop of -s kunit waits for no variant. */
+		tr->build.test_modules = loads_test_modules(tr);
 		tr->kernel_append = plan_kernel_append(o, tr);
 		tr->run_list = plan_run(o, tr);
 		tr->bound = plan_guest_bound(o, tr);

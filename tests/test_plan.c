@@ -11,6 +11,7 @@
 
 #include "lkmm.h"
 #include "oracles.h"
+#include "build.h"
 #include "plan.h"
 #include "suites.h"
 #include "targets.h"
@@ -128,6 +129,23 @@ static void command_line_and_bound(void **state)
 }
 
 /* Each guest's plan is made once, before any boots: what boot reads. */
+/* kwmatrix's own modules: in folders, and the calibration and litmus ones. */
+static void test_modules_are_told_apart(void **state)
+{
+	static const char *const own[] = { "kw_calibrate", "kw_litmus", "emu/kw_litmus",
+					   "no-wakeup/kw_worker" };
+	static const char *const series[] = { "kw_worker", "kw_worker_kunit", "torture",
+					      "kw_litmus_x" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		assert_true(build_made_module(own[i], strlen(own[i])));
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++)
+		assert_false(build_made_module(series[i], strlen(series[i])));
+	/* Only the first @len bytes count: "kw_litmus+..." names kw_litmus. */
+	assert_true(build_made_module("kw_litmus+kw_worker", strlen("kw_litmus")));
+}
+
 static void guests_are_planned_once(void **state)
 {
 	struct options o = { .duration = 10 };
@@ -145,6 +163,8 @@ static void guests_are_planned_once(void **state)
 	assert_string_equal(trs[0].run_list, "kwm.run=kunit:kw_worker+kw_worker_kunit\n");
 	assert_non_null(strstr(trs[0].kernel_append, "console=ttyAMA0"));
 	assert_int_equal(trs[0].bound, trs[0].target->boot_seconds + 30);
+	/* kunit loads only the series' modules: no variant is built for it. */
+	assert_false(trs[0].build.test_modules);
 	/* Only a build-time check: nothing to boot for. */
 	assert_int_equal(trs[1].nr_guest_suites, 0);
 	for (int i = 0; i < 2; i++) {
@@ -161,6 +181,8 @@ static void guests_are_planned_once(void **state)
 	plan_guests(&o, &run);
 	assert_non_null(strstr(trs[0].run_list, "mutant-worker-b0:torture+no-worker-b0/"
 			       "kw_worker+kw_worker_torture:kw_worker_torture.duration=2"));
+	/* A mutant is one of kwmatrix's own modules. */
+	assert_true(trs[0].build.test_modules);
 	trs[0].under_tcg = false;
 	free(trs[0].run_list);
 	free(trs[0].kernel_append);
@@ -243,6 +265,7 @@ int main(void)
 		cmocka_unit_test(columns_have_the_suites_of_their_kernel),
 		cmocka_unit_test(nothing_to_run_is_refused),
 		cmocka_unit_test(command_line_and_bound),
+		cmocka_unit_test(test_modules_are_told_apart),
 		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
 		cmocka_unit_test(boot_policy_by_host_cpus),
