@@ -21,6 +21,10 @@
 #                                      per target (the default plain run)
 #   BENCH_ONLY=litmus bench/bench.sh   the litmus row: seconds per test,
 #                                      natively and emulated, per target
+#   BENCH_ONLY=first bench/bench.sh    a newcomer's first answer: the default
+#                                      run on an empty cache (ccache too),
+#                                      until the first column's cells and
+#                                      verdicts are printed (~9 min)
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
@@ -198,6 +202,33 @@ if [ "${BENCH_ONLY:-}" = suites ]; then
 	echo "# what each suite's time buys: kwmatrix run -k plain -d $DURATION"
 	"$KWM" run --repo . -r "$work/suites" -k plain -d "$DURATION" >/dev/null 2>&1 || true
 	suite_costs "$work"/suites/*/matrix.json
+	exit 0
+fi
+
+# first_answer: the default run on an empty cache, stopped once the first
+# column's cells and the verdicts they decide are printed (its "done:"
+# line follows them); issue 27's goal 1 is 10 minutes.
+first_answer() {
+	mkdir -p "$work/first-cache"
+	start=$(date +%s)
+	KWMATRIX_CACHE=$work/first-cache "$KWM" run --repo . -r "$work/first" \
+		>"$work/first.log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ! grep -q ": done: " "$work/first.log"; do
+		sleep 1
+	done
+	took=$(($(date +%s) - start))
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	grep -m2 -E ": built in |: guest finished" "$work/first.log" || true
+	verdicts=$(grep -c "verdict so far" "$work/first.log" || true)
+	printf 'first answer on an empty cache: %d s, %d barrier verdicts (goal: at most 600 s%s)\n' \
+		"$took" "$verdicts" "$([ "$took" -gt 600 ] && echo "; gap: $((took - 600)) s")"
+}
+
+if [ "${BENCH_ONLY:-}" = first ]; then
+	echo "# the first answer: KWMATRIX_CACHE=<empty> kwmatrix run, until the first column is done"
+	first_answer
 	exit 0
 fi
 
