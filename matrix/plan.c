@@ -112,7 +112,9 @@ char *plan_run(const struct options *o, const struct target_result *tr)
 
 char *plan_kernel_append(const struct options *o, const struct target_result *tr)
 {
-	char *append = xasprintf("console=%s panic=-1", tr->target->console);
+	char *append = xasprintf("console=%s panic=-1%s%s", tr->target->console,
+				 tr->target->early_console ? " " : "",
+				 tr->target->early_console ? tr->target->early_console : "");
 
 	if (tr->oracle) {
 		/* "KCSAN:" and "[kw_worker]" on one line: a report on the subject. */

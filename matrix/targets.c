@@ -24,6 +24,12 @@ const struct target kwm_targets[] = {
 		.qemu_package = "qemu-system-misc",
 		.qemu_args = "-M virt -m 512",
 		.console = "ttyS0",
+		/*
+		 * The early boot on the 8250 of the device tree too: a guest
+		 * once stayed silent after OpenSBI (1 boot in 33 here), and
+		 * only earlycon would have shown where it stopped.
+		 */
+		.early_console = "earlycon",
 		.firmware = "/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
 		.firmware_package = "qemu-system-data",
 		.lava_arch = "riscv64",

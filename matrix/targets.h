@@ -19,6 +19,7 @@ struct target {
 	const char *qemu_package;
 	const char *qemu_args;		/* machine, CPU and memory */
 	const char *console;		/* console= device */
+	const char *early_console;	/* more of the command line, or NULL */
 	const char *firmware;		/* file QEMU loads by default, or NULL */
 	const char *firmware_package;
 	const char *kvm_host;		/* uname -m that may boot it with KVM */
