@@ -457,14 +457,92 @@ static void judge_finding(const struct run *run, struct target_result *tr,
 	}
 }
 
+/* A litmus test's shape: its name's first part ("SB"), two for "2+2W". */
+static size_t litmus_shape_len(const char *test)
+{
+	size_t len = strcspn(test, "+");
+
+	if (len && strspn(test, "0123456789") == len && test[len])
+		len += 1 + strcspn(test + len + 1, "+");
+	return len;
+}
+
+/* Whether a "Sometimes" test of @test's shape showed its weak outcome on @side. */
+static bool litmus_shape_shown(const struct target_result *tr, const char *test,
+			       int side)
+{
+	size_t len = litmus_shape_len(test);
+
+	for (int i = 0; i < tr->nr_litmus; i++) {
+		const struct litmus_row *r = &tr->litmus[i];
+
+		if (!strcmp(r->result, "Sometimes") && r->side[side].weak &&
+		    litmus_shape_len(r->test) == len && !strncmp(r->test, test, len))
+			return true;
+	}
+	return false;
+}
+
+/* Add @test's shape to *@shapes, "SB, R", once. */
+static void add_shape(char **shapes, const char *test)
+{
+	int len = (int)litmus_shape_len(test);
+	char *shape = xasprintf("%.*s", len, test);
+	const char *at = *shapes ? strstr(*shapes, shape) : NULL;
+
+	/* A whole item: "S" is not in "SB, R" */
+	while (at && ((at != *shapes && at[-1] != ' ') || (at[len] && at[len] != ',')))
+		at = strstr(at + 1, shape);
+	if (!at)
+		xappendf(shapes, "%s%s", *shapes ? ", " : "", shape);
+	free(shape);
+}
+
+/*
+ * A passing litmus cell: which of its "Never" tests could have failed
+ * here.  One whose shape never showed its allowed weak outcome on this
+ * side (no "Sometimes" test of that shape, by name, saw one) was not put
+ * to the test; where none was, the cell is UNOBSERVABLE, never a pass.
+ */
+static void judge_litmus(struct target_result *tr, struct suite_result *s, int side)
+{
+	char *could = NULL, *could_not = NULL, *why = NULL;
+	int n_could = 0, n_not = 0;
+
+	for (int i = 0; i < tr->nr_litmus; i++) {
+		const struct litmus_row *r = &tr->litmus[i];
+		bool tested;
+
+		if (strcmp(r->result, "Never") || !r->side[side].seen || r->side[side].skip)
+			continue;
+		tested = litmus_shape_shown(tr, r->test, side);
+		n_could += tested;
+		n_not += !tested;
+		add_shape(tested ? &could : &could_not, r->test);
+	}
+	if (n_not)
+		why = xasprintf("%d could not (%s: unobservable here)", n_not, could_not);
+	if (!n_could && n_not)
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("none of its %d Never tests could fail here: no Sometimes test of their shapes showed its weak outcome; %s",
+				   n_not, why));
+	else if (n_could)
+		set_cell(s, CELL_PASS,
+			 xasprintf("%d of %d Never tests could fail here (a Sometimes test of their shape showed its weak outcome: %s)%s%s",
+				   n_could, n_could + n_not, could, why ? "; " : "",
+				   why ? why : ""));
+	free(why);
+	free(could);
+	free(could_not);
+}
+
 /* Every KTAP case passed, or not: what parsing the console found stands. */
 static void judge_ktap(const struct run *run, struct target_result *tr,
 		       struct suite_result *s, const struct suite *suite)
 {
 	(void)run;
-	(void)tr;
-	(void)s;
-	(void)suite;
+	if (suite->litmus_side && s->status == CELL_PASS)
+		judge_litmus(tr, s, suite->litmus_side - 1);
 }
 
 /* How each kind of suite is judged: locktorture's cur_ops, for cells. */

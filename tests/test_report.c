@@ -112,6 +112,7 @@ static void free_run(struct run *run, struct target_result *tr)
 	free(tr->guest.qemu_log);
 	free(tr->guest.command);
 	console_result_free(&tr->console);
+	litmus_rows_free(tr->litmus, tr->nr_litmus);
 	free(run->id);
 	free(run->dir);
 }
@@ -264,6 +265,61 @@ static void mutants_are_classified_by_calibration(void **state)
 	shape_rates_free(tr.rates, tr.nr_rates);
 	free_run(&run, &tr);
 }
+
+/* The litmus row's figures of @log, judged: its cell is c[0]. */
+static struct suite_result *judge_litmus_log(struct run *run, struct target_result *tr,
+					     const char *log)
+{
+	static const char *const v[] = { "litmus" };
+	struct guest_outcome outcome = { 0 };
+
+	fill_run(run, tr);
+	use_suites(run, tr, v, 1);
+	parse_console(log, (const char *const *)tr->suites.v, tr->suites.n, &outcome,
+		      &tr->console);
+	tr->nr_litmus = parse_litmus(log, "litmus", &tr->litmus, 0);
+	judge_run(run);
+	return tr->console.suites;
+}
+
+#define LITMUS_FIGURES(test, result, weak)				\
+	"    # kwl: mode=native test=" test " result=" result		\
+	" runs=512 weak=" weak " ms=1\n"
+
+/*
+ * A Never test can fail only where its shape's allowed outcome shows: the
+ * cell says which could, and is UNOBSERVABLE where none could.
+ */
+static void litmus_never_tests_that_could_not_fail(void **state)
+{
+	static const char *const shown =
+		"# kwm: init started\n# kwm-suite: litmus\n"
+		LITMUS_FIGURES("SB+poonceonces", "Sometimes", "3")
+		LITMUS_FIGURES("SB+fencembonceonces", "Never", "0")
+		LITMUS_FIGURES("S+poonceonces", "Sometimes", "0")
+		LITMUS_FIGURES("S+fencewmbonceonce+poacquireonce", "Never", "0")
+		LITMUS_FIGURES("2+2W+fencembonceonces", "Never", "0")
+		"    ok 1 SB+poonceonces\nok 1 kw_litmus\n# kwm-suite-end: litmus\n# kwm-done\n";
+	static const char *const unshown =
+		"# kwm: init started\n# kwm-suite: litmus\n"
+		LITMUS_FIGURES("MP+poonceonces", "Sometimes", "0")
+		LITMUS_FIGURES("MP+fencewmbonceonce+fencermbonceonce", "Never", "0")
+		"    ok 1 MP+poonceonces\nok 1 kw_litmus\n# kwm-suite-end: litmus\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	c = judge_litmus_log(&run, &tr, shown);
+	assert_int_equal(c[0].status, CELL_PASS);
+	assert_string_equal(c[0].reason, "1 of 3 Never tests could fail here (a Sometimes test of their shape showed its weak outcome: SB); 2 could not (S, 2+2W: unobservable here)");
+	free_run(&run, &tr);
+	c = judge_litmus_log(&run, &tr, unshown);
+	assert_int_equal(c[0].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(c[0].reason, "none of its 1 Never tests could fail here"));
+	free_run(&run, &tr);
+}
+#undef LITMUS_FIGURES
 
 /* A shape that calibration never showed: the mutant proves nothing, and says so. */
 static void unseen_or_unmeasured_shapes(void **state)
@@ -743,6 +799,7 @@ int main(void)
 		cmocka_unit_test(build_error_fills_every_cell),
 		cmocka_unit_test(mutants_are_classified_by_calibration),
 		cmocka_unit_test(unseen_or_unmeasured_shapes),
+		cmocka_unit_test(litmus_never_tests_that_could_not_fail),
 		cmocka_unit_test(known_finding_only_by_its_check),
 		cmocka_unit_test(covered_mutants_and_verdicts),
 		cmocka_unit_test(nothing_covered_on_an_unchecked_header),
