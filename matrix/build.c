@@ -220,18 +220,55 @@ static void list_module_family(char **list, const char *build_dir,
 	strlist_free(&names);
 }
 
-/* The init binary, the test modules and a cpio list for gen_init_cpio. */
+/* The series' modules, as modules.order lists them, for the cpio list. */
+static void list_series_modules(char **list, const struct build *b)
+{
+	char *order = xasprintf("%s/modules.order", b->dir);
+	char *text = read_file(order, NULL), *line, *save;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *base = strrchr(line, '/'), *ext = strrchr(line, '.');
+
+		base = base ? base + 1 : line;
+		/* 6.1 lists lib/foo.ko, 6.12 lib/foo.o: the module is the .ko. */
+		if (!ext || ext < base || (strcmp(ext, ".o") && strcmp(ext, ".ko")))
+			continue;
+		xappendf(list, "file /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n",
+			 (int)(ext - base), base, b->dir, (int)(ext - line), line);
+	}
+	free(text);
+	free(order);
+}
+
+/* kwmatrix's own modules (build_made_module()), for the cpio list. */
+static void list_test_modules(char **list, const struct build *b)
+{
+	/* The calibration and the litmus tests, natively and under emulation (emu/). */
+	xappendf(list, "file /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
+		 "dir /lib/kw/emu 0755 0 0\n"
+		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n"
+		 "file /lib/kw/%s.ko %s/kwm/litmus/%s.ko 0644 0 0\n"
+		 "file /lib/kw/emu/%s.ko %s/kwm/litmus-emu/%s.ko 0644 0 0\n",
+		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
+		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
+		 LITMUS_MODULE, b->dir, LITMUS_MODULE,
+		 LITMUS_MODULE, b->dir, LITMUS_MODULE);
+	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
+		list_module_family(list, b->dir, &module_families[f]);
+}
+
+/* The init binary, the modules and a cpio list for gen_init_cpio. */
 static int build_initramfs(struct build *b, const struct build_env *env)
 {
 	char *kwm = xasprintf("%s/kwm", b->dir);
 	char *init = xasprintf("%s/init", kwm);
 	char *list_path = xasprintf("%s/initramfs.list", kwm);
-	char *order = xasprintf("%s/modules.order", b->dir);
-	char *order_text = read_file(order, NULL), *line, *save, *cmd;
 	char *list = xasprintf("dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n"
 			       "dir /proc 0755 0 0\ndir /sys 0755 0 0\n"
 			       "dir /lib 0755 0 0\ndir /lib/kw 0755 0 0\n"
 			       "file /init %s 0755 0 0\n", init);
+	char *cmd;
 	int ret = -1;
 
 	mkdir_p(kwm);
@@ -246,32 +283,9 @@ static int build_initramfs(struct build *b, const struct build_env *env)
 		fail(b, "the guest init");
 		goto out;
 	}
-	for (line = order_text ? strtok_r(order_text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		const char *base = strrchr(line, '/'), *ext = strrchr(line, '.');
-
-		base = base ? base + 1 : line;
-		/* 6.1 lists lib/foo.ko, 6.12 lib/foo.o: the module is the .ko. */
-		if (!ext || ext < base || (strcmp(ext, ".o") && strcmp(ext, ".ko")))
-			continue;
-		xappendf(&list, "file /lib/kw/%.*s.ko %s/%.*s.ko 0644 0 0\n",
-			 (int)(ext - base), base, b->dir, (int)(ext - line), line);
-	}
-	if (!b->test_modules)
-		goto write;
-	/* The calibration and the litmus tests, natively and under emulation (emu/). */
-	xappendf(&list, "file /lib/kw/%s.ko %s/kwm/calibrate/%s.ko 0644 0 0\n"
-		 "dir /lib/kw/emu 0755 0 0\n"
-		 "file /lib/kw/emu/%s.ko %s/kwm/calibrate-emu/%s.ko 0644 0 0\n"
-		 "file /lib/kw/%s.ko %s/kwm/litmus/%s.ko 0644 0 0\n"
-		 "file /lib/kw/emu/%s.ko %s/kwm/litmus-emu/%s.ko 0644 0 0\n",
-		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
-		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
-		 LITMUS_MODULE, b->dir, LITMUS_MODULE,
-		 LITMUS_MODULE, b->dir, LITMUS_MODULE);
-	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
-		list_module_family(&list, b->dir, &module_families[f]);
-write:
+	list_series_modules(&list, b);
+	if (b->test_modules)
+		list_test_modules(&list, b);
 	if (write_file_atomic(list_path, list, strlen(list))) {
 		fail(b, "writing the initramfs list");
 		goto out;
@@ -290,8 +304,6 @@ out:
 	free(kwm);
 	free(init);
 	free(list_path);
-	free(order);
-	free(order_text);
 	free(list);
 	return ret;
 }
