@@ -650,8 +650,8 @@ int build_run(struct build *b, const struct build_env *env,
 			goto out;
 		made = true;
 	}
-	/* Nothing boots a build-only target. */
-	if (b->target->qemu && !stamp_is(b, STAMP_INITRAMFS, init, b->initramfs)) {
+	/* Nothing boots a build-only target; new modules go into a new cpio. */
+	if (b->target->qemu && (made || !stamp_is(b, STAMP_INITRAMFS, init, b->initramfs))) {
 		if (make_initramfs(b, env, init))
 			goto out;
 		step_done(b, "initramfs", &step);
