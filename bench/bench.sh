@@ -45,6 +45,8 @@ for path in sys.argv[1:]:
         name = t.get("column", t["target"])
         print(f"{name:12} build {b['seconds']:7.1f} s ({'cached' if b['up_to_date'] else 'built'})"
               f"   boot to first KTAP {g['boot_seconds'] or 0:5.1f} s   guest {g['run_seconds']:6.1f} s")
+        if b.get("steps"):
+            print(f"{name:12}   its steps: {b['steps']}")
         for r in t.get("calibration", []):
             if r["shape"].startswith("SB") and not r["forbidden"]:
                 print(f"{name:12} calibration {r['shape']:18} {r['per_million']:10.2f} weak per million ({r['weak']} in {r['runs']})")

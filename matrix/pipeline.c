@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Building and booting: a builder thread makes each column's kernel in
- * turn while the guests boot as soon as theirs is ready, as many at once
- * as the host has CPUs for (plan_boot_policy()); each column is judged
- * and printed as its guest ends.
+ * Building and booting: builder threads make the columns' kernels, one
+ * at a time from scratch and side by side when warm, while the guests
+ * boot as soon as theirs is ready, as many at once as the host has CPUs
+ * for (plan_boot_policy()); each column is judged and printed as its
+ * guest ends.
  */
 #define _GNU_SOURCE
 #include "stages.h"
@@ -101,20 +102,54 @@ static void build_column(struct run_state *st, int i)
 	}
 }
 
-/* The builder thread: every column in order, each announced once built. */
+/*
+ * A builder thread: it takes the next column no builder has taken, until
+ * none is left.  Alone and taking turns with the guests, it waits for
+ * each column's guest before the next build.
+ */
 static void *build_columns(void *arg)
 {
 	struct run_state *st = arg;
+	int nr = st->run.nr_targets, i;
 
-	for (int i = 0; i < st->run.nr_targets && !stop_requested; i++) {
+	while (!stop_requested && (i = atomic_fetch_add(&st->next_column, 1)) < nr) {
 		build_column(st, i);
-		atomic_store(&st->built, i + 1);
-		while (st->alternate && i + 1 < st->run.nr_targets &&
+		atomic_store(&st->built[i], true);
+		while (st->alternate && st->nr_builders == 1 && i + 1 < nr &&
 		       atomic_load(&st->booted) < i + 1 && !stop_requested)
 			guests_wait();
 	}
-	atomic_store(&st->building, false);
+	atomic_fetch_sub(&st->building, 1);
 	return NULL;
+}
+
+/* The columns whose build has not begun: from scratch, or warm. */
+static int cold_builds(const struct run_state *st)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->run.nr_targets; i++)
+		n += build_is_cold(&st->run.targets[i].build);
+	return n;
+}
+
+/* @n builder threads, or the builds right here if none can start. */
+static void start_builders(struct run_state *st, int n)
+{
+	st->builders = xcalloc(n, sizeof(*st->builders));
+	atomic_store(&st->building, n);
+	for (int i = 0; i < n; i++) {
+		if (!pthread_create(&st->builders[i], NULL, build_columns, st))
+			st->nr_builders++;
+		else
+			atomic_fetch_sub(&st->building, 1);
+	}
+	if (!st->nr_builders) {
+		/* No thread: build everything first, then boot. */
+		st->alternate = false;
+		atomic_store(&st->building, 1);
+		build_columns(st);
+	}
 }
 
 /* Column @i's guest, ready to boot; false if it has nothing to boot for. */
@@ -197,45 +232,42 @@ static void show_ended_guests(struct run_state *st)
 void stage_build_and_boot(struct run_state *st)
 {
 	struct run *run = &st->run;
-	struct boot_policy policy = plan_boot_policy(sysconf(_SC_NPROCESSORS_ONLN));
+	struct boot_policy policy = plan_boot_policy(sysconf(_SC_NPROCESSORS_ONLN),
+						     run->nr_targets, cold_builds(st));
 	struct guest_pool pool;
-	pthread_t builder;
 	int prepared = 0;
 
 	setenv("CCACHE_DIR", st->ccache_dir, 1);
 	setenv("CCACHE_BASEDIR", st->o->cache, 1);
 	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
 	guests_start(&pool, st->guests, policy.slots);
-	atomic_store(&st->building, true);
 	st->alternate = policy.alternate;
+	st->built = xcalloc(run->nr_targets, sizeof(*st->built));
 	st->shown = xcalloc(run->nr_targets, sizeof(*st->shown));
 	st->said = xcalloc(kwm_nr_subject_versions * kwm_nr_barrier_tags, sizeof(*st->said));
 	for (int i = 0; i < kwm_nr_subject_versions * kwm_nr_barrier_tags; i++)
 		st->said[i] = -1;
-	if (pthread_create(&builder, NULL, build_columns, st)) {
-		/* No thread: build everything first, then boot. */
-		st->alternate = false;
-		build_columns(st);
-	} else {
-		st->builder_started = true;
-	}
+	start_builders(st, policy.builders);
 	for (;;) {
-		int built = atomic_load(&st->built);
+		bool building = atomic_load(&st->building) > 0;
 
-		for (; prepared < built; prepared++)
-			if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
-				pool.nr = ++st->nr_guests;
+		/* Taking turns, the guests wait for builds side by side. */
+		if (!building || !st->alternate || st->nr_builders == 1)
+			for (; prepared < run->nr_targets && atomic_load(&st->built[prepared]);
+			     prepared++)
+				if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
+					pool.nr = ++st->nr_guests;
 		guests_poll(&pool, &stop_requested);
 		show_ended_guests(st);
 		if (guests_idle(&pool))
 			atomic_store(&st->booted, prepared);
-		if (!atomic_load(&st->building) && prepared == atomic_load(&st->built) &&
-		    (guests_idle(&pool) || (stop_requested && !pool.running)))
+		/* Done building: every built column has been prepared above. */
+		if (!building && (guests_idle(&pool) || (stop_requested && !pool.running)))
 			break;
 		guests_wait();
 	}
-	if (st->builder_started)
-		pthread_join(builder, NULL);
+	for (int i = 0; i < st->nr_builders; i++)
+		pthread_join(st->builders[i], NULL);
 	/* The columns take over the guests. */
 	for (int i = 0, g = 0; i < run->nr_targets; i++)
 		if (g < st->nr_guests && st->guests[g].name == run->targets[i].build.name)
@@ -245,6 +277,10 @@ void stage_build_and_boot(struct run_state *st)
 	free(st->guests);
 	st->guests = NULL;
 	st->nr_guests = 0;
+	free(st->builders);
+	st->builders = NULL;
+	free((void *)st->built);
+	st->built = NULL;
 	free(st->shown);
 	st->shown = NULL;
 	free(st->said);

@@ -186,11 +186,14 @@ int plan_columns(const struct options *o, const struct version *versions,
 	return n ? 0 : -1;
 }
 
-struct boot_policy plan_boot_policy(long ncpu)
+struct boot_policy plan_boot_policy(long ncpu, int nr_columns, int nr_cold)
 {
+	int builders = ncpu > 1 && !nr_cold ? (int)(2 * ncpu) : 1;
+
 	return (struct boot_policy){
 		.slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1,
 		.alternate = ncpu < 2 * GUEST_VCPUS,
+		.builders = builders < nr_columns ? builders : (nr_columns > 0 ? nr_columns : 1),
 	};
 }
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,23 +22,29 @@ int run_cmd(char *const argv[], const char *log, const char *cwd)
 
 #define CMDS_MAX	64
 
-/* Running commands' pids, 0 for a free slot: read by a signal handler. */
-static volatile sig_atomic_t running_cmds[CMDS_MAX];
+/*
+ * Running commands' pids, 0 for a free slot: read by a signal handler,
+ * written by every builder thread (lock-free, so both may).
+ */
+static atomic_int running_cmds[CMDS_MAX];
 
 void kwm_forward_signal(int sig)
 {
-	for (int i = 0; i < CMDS_MAX; i++)
-		if (running_cmds[i] > 0)
-			kill(-running_cmds[i], sig);
+	for (int i = 0; i < CMDS_MAX; i++) {
+		pid_t pid = atomic_load(&running_cmds[i]);
+
+		if (pid > 0)
+			kill(-pid, sig);
+	}
 }
 
 static void track_cmd(pid_t old, pid_t new)
 {
 	for (int i = 0; i < CMDS_MAX; i++) {
-		if (running_cmds[i] == old) {
-			running_cmds[i] = new;
+		int expected = old;
+
+		if (atomic_compare_exchange_strong(&running_cmds[i], &expected, new))
 			return;
-		}
 	}
 }
 

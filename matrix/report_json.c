@@ -146,6 +146,8 @@ static json_object *build_json(const struct run *run, const struct target_result
 	json_object_object_add(b, "toolchain", jstr(tr->build.toolchain));
 	json_object_object_add(b, "seconds", json_object_new_double(tr->build.seconds));
 	json_object_object_add(b, "up_to_date", json_object_new_boolean(tr->build.up_to_date));
+	/* Where a build's time went: "config 0.0 s, modules 8.2 s, ...". */
+	json_object_object_add(b, "steps", jstr(tr->build.steps));
 	json_object_object_add(b, "log", jstr(relative(run, tr->build.log)));
 	return b;
 }

@@ -8,6 +8,7 @@
 #ifndef KWM_STAGES_H
 #define KWM_STAGES_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -41,15 +42,18 @@ struct run_state {
 	int nr_guests;
 	int lock_fd;
 	double started;
-	atomic_int built;		/* columns the builder has finished */
-	atomic_bool building;		/* the builder is still at work */
-	bool builder_started;
+	atomic_bool *built;		/* each column's build has ended */
+	atomic_int next_column;		/* the next column a builder takes */
+	atomic_int building;		/* builders still at work */
+	pthread_t *builders;
+	int nr_builders;		/* threads started */
 	/*
 	 * Where the host has no CPUs for a build beside a guest, they take
 	 * turns: each column's guest runs as soon as its kernel is built,
 	 * and the next build waits for it (@booted: the columns whose
 	 * guests are done).  The first answer comes after one build and one
-	 * guest, not after every build.
+	 * guest, not after every build.  Warm builds side by side
+	 * (plan_boot_policy()) all end before the first guest boots.
 	 */
 	bool alternate;
 	atomic_int booted;

@@ -238,24 +238,33 @@ static void only_needed_barriers_are_hunted(void **state)
 /*
  * Builds and guests: on 2 host CPUs one guest at a time, taking turns
  * with the builds; from 4 on, a guest per two CPUs beside the builds.
+ * Warm builds run side by side, up to two per CPU; one from scratch
+ * anywhere among them, and they go one at a time.
  */
 static void boot_policy_by_host_cpus(void **state)
 {
 	static const struct {
 		long ncpu;
+		int columns, cold;
 		int slots;
 		bool alternate;
+		int builders;
 	} want[] = {
-		{ 1, 1, true }, { 2, 1, true }, { 3, 1, true },
-		{ 4, 2, false }, { 8, 4, false }, { -1, 1, true },
+		{ 1, 3, 0, 1, true, 1 }, { 2, 3, 0, 1, true, 3 },
+		{ 2, 3, 1, 1, true, 1 }, { 2, 8, 0, 1, true, 4 },
+		{ 3, 3, 0, 1, true, 3 }, { 4, 3, 0, 2, false, 3 },
+		{ 8, 3, 3, 4, false, 1 }, { -1, 3, 0, 1, true, 1 },
+		{ 2, 0, 0, 1, true, 1 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
-		struct boot_policy p = plan_boot_policy(want[i].ncpu);
+		struct boot_policy p = plan_boot_policy(want[i].ncpu, want[i].columns,
+							want[i].cold);
 
 		assert_int_equal(p.slots, want[i].slots);
 		assert_int_equal(p.alternate, want[i].alternate);
+		assert_int_equal(p.builders, want[i].builders);
 	}
 }
 
