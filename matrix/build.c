@@ -16,6 +16,7 @@
 #define STAMP_BUILT	".kwm-built"
 #define STAMP_TESTS	"kwm/tests.digest"
 #define STAMP_INITRAMFS	"kwm/initramfs.digest"
+#define W1_STATUS	"kwmatrix: make W=1 exited with "
 #define KEY_VERSION	"kwmatrix-build-2"
 /* Bump when the initramfs layout or the variants' build changes. */
 #define OUTPUTS_VERSION	"kwmatrix-outputs-5"
@@ -452,22 +453,78 @@ static int make_series_files(const struct build *b, const struct build_env *env,
 	return ret;
 }
 
-static int check_w1(struct build *b, const struct build_env *env)
+/* Note in b->steps that @what took the time since *@since. */
+static void step_done(struct build *b, const char *what, double *since)
 {
-	char *log = xasprintf("%s.w1", b->log), *text;
-	int ret = make_series_files(b, env, "W=1", NULL, ".s", log), warnings = 0;
+	double now = now_seconds();
 
+	xappendf(&b->steps, "%s%s %.1f s", b->steps ? ", " : "", what, now - *since);
+	*since = now;
+}
+
+char *build_w1_log(const struct build *b)
+{
+	return xasprintf("%s/kwm/w1.log", b->dir);
+}
+
+/*
+ * Run @make_check (a make over the series' files) into @log in the build
+ * folder, unless it is there already; the make's exit status is its last
+ * line.  True if it ran now.
+ */
+static bool check_once(struct build *b, const struct build_env *env, const char *log,
+		       int (*make_check)(const struct build *b,
+					 const struct build_env *env, const char *log),
+		       const char *status_mark)
+{
+	char *tmp = xasprintf("%s.tmp", log), *kwm = xasprintf("%s/kwm", b->dir);
+	bool ran = !path_exists(log);
+	FILE *f;
+
+	if (ran) {
+		mkdir_p(kwm);
+		int status = make_check(b, env, tmp);
+
+		f = fopen(tmp, "a");
+		if (f) {
+			fprintf(f, "%s%d\n", status_mark, status);
+			fclose(f);
+		}
+		rename(tmp, log);
+	}
+	free(kwm);
+	free(tmp);
+	return ran;
+}
+
+static int make_w1(const struct build *b, const struct build_env *env, const char *log)
+{
+	return make_series_files(b, env, "W=1", NULL, ".s", log);
+}
+
+/* The "build" suite's W=1 pass: any warning in the series fails the build. */
+static int check_w1(struct build *b, const struct build_env *env, double *step)
+{
+	char *log = build_w1_log(b), *text, *status;
+	int warnings = 0, ret = 0;
+
+	if (check_once(b, env, log, make_w1, W1_STATUS))
+		step_done(b, "W=1", step);
 	text = read_file(log, NULL);
+	status = text ? strstr(text, W1_STATUS) : NULL;
 	/* W=1 also rebuilds what the kernel prepares first: not ours. */
 	for (char *line = text, *nl; line && *line; line = nl + !!*nl) {
 		nl = strchrnul(line, '\n');
 		warnings += series_diagnostic(&env->series->files, line, nl - line);
 	}
-	if (ret || warnings) {
+	if (!status || atoi(status + strlen(W1_STATUS)) || warnings) {
 		b->error = xasprintf("%s: the series' files do not build cleanly with W=1: %d warnings (see %s)",
 				     b->name, warnings, log);
 		b->excerpt = text;
 		text = NULL;
+		/* Made again next time: a failed make may have been interrupted. */
+		if (!warnings)
+			unlink(log);
 		ret = -1;
 	}
 	free(text);
@@ -531,60 +588,48 @@ char *build_sparse_log(const struct build *b)
 	return xasprintf("%s/kwm/sparse.log", b->dir);
 }
 
-/*
- * sparse (make C=2) over the series' C files of the plain kernel, kept in
- * the build folder for the "sparse" cell; a missing sparse is said there.
- */
-static void check_sparse(struct build *b, const struct build_env *env)
+static int make_sparse(const struct build *b, const struct build_env *env, const char *log)
 {
-	char *log = build_sparse_log(b), *tmp = xasprintf("%s.tmp", log);
-	char *kwm = xasprintf("%s/kwm", b->dir);
+	char *check = xasprintf("CHECK=%s/%s", env->repo, SPARSE_WRAPPER);
+	int status = make_series_files(b, env, "C=2", check, ".o", log);
 
-	if (b->oracle || path_exists(log))
-		goto out;
-	mkdir_p(kwm);
-	if (!in_path(SPARSE)) {
-		write_file_atomic(tmp, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1);
-	} else {
-		char *check = xasprintf("CHECK=%s/%s", env->repo, SPARSE_WRAPPER);
-		int status = make_series_files(b, env, "C=2", check, ".o", tmp);
-		FILE *f = fopen(tmp, "a");
+	free(check);
+	return status;
+}
 
-		free(check);
-		/* Whether sparse got through at all: see judge_static(). */
-		if (f) {
-			fprintf(f, SPARSE_STATUS "%d\n", status);
-			fclose(f);
-		}
+/*
+ * The "sparse" suite: sparse (make C=2) over the series' C files of the
+ * plain kernel, kept in the build folder for its cell; a missing sparse
+ * is said there.  Whether it got through at all: see judge_sparse().
+ */
+static void check_sparse(struct build *b, const struct build_env *env, double *step)
+{
+	char *log = build_sparse_log(b);
+
+	if (!in_path(SPARSE) && !path_exists(log)) {
+		char *kwm = xasprintf("%s/kwm", b->dir);
+
+		mkdir_p(kwm);
+		write_file_atomic(log, SPARSE_MISSING "\n", strlen(SPARSE_MISSING) + 1);
+		free(kwm);
+	} else if (check_once(b, env, log, make_sparse, SPARSE_STATUS)) {
+		step_done(b, "sparse", step);
 	}
-	rename(tmp, log);
-out:
-	free(kwm);
-	free(tmp);
 	free(log);
 }
 
-/* Note in b->steps that @what took the time since *@since. */
-static void step_done(struct build *b, const char *what, double *since)
-{
-	double now = now_seconds();
-
-	xappendf(&b->steps, "%s%s %.1f s", b->steps ? ", " : "", what, now - *since);
-	*since = now;
-}
-
 /*
- * The kernel and the series' modules, then the series' files with W=1
- * and under sparse.  The folder's key covers everything the kernel itself
- * is built from; a stamp that differs under the same key means only what
- * the series adds changed: then only its modules are made again.
+ * The kernel and the series' modules.  The folder's key covers everything
+ * the kernel itself is built from; a stamp that differs under the same
+ * key means only what the series adds changed: then only its modules are
+ * made again.  The checks of the series made on the last one go stale.
  */
 static int build_kernel(struct build *b, const struct build_env *env,
 			const struct fragment_set *frags, const char *digest,
 			double *step)
 {
 	char *stamp = xasprintf("%s/%s", b->dir, STAMP_BUILT);
-	char *sparse = build_sparse_log(b);
+	char *sparse = build_sparse_log(b), *w1 = build_w1_log(b);
 	bool modules_only = path_exists(stamp) && path_exists(b->image);
 	int ret = -1;
 
@@ -595,6 +640,7 @@ static int build_kernel(struct build *b, const struct build_env *env,
 	stamp_remove(b, STAMP_BUILT);
 	stamp_remove(b, STAMP_TESTS);
 	unlink(sparse);
+	unlink(w1);
 	/* An edit of the subject rebuilds its modules, not a walk of the tree. */
 	if (modules_only && !make_modules_again(b, env)) {
 		b->modules_only = true;
@@ -603,13 +649,9 @@ static int build_kernel(struct build *b, const struct build_env *env,
 		goto out;
 	}
 	step_done(b, b->modules_only ? "modules" : "kernel", step);
-	if (check_w1(b, env))
-		goto out;
-	step_done(b, "W=1", step);
-	check_sparse(b, env);
-	step_done(b, "sparse", step);
 	ret = stamp_write(b, STAMP_BUILT, digest);
 out:
+	free(w1);
 	free(sparse);
 	free(stamp);
 	return ret;
@@ -642,9 +684,12 @@ int build_run(struct build *b, const struct build_env *env,
 		if (build_kernel(b, env, frags, series, &step))
 			goto out;
 		kernel = made = true;
-	} else {
-		check_sparse(b, env);
 	}
+	/* Only where their suites are asked for; kept until the series changes. */
+	if (b->w1_check && check_w1(b, env, &step))
+		goto out;
+	if (b->sparse_check)
+		check_sparse(b, env, &step);
 	if (b->test_modules && !stamp_is(b, STAMP_TESTS, tests, NULL)) {
 		if (build_test_modules(b, env, tests, &step))
 			goto out;

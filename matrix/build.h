@@ -32,7 +32,8 @@ bool build_made_module(const char *module, size_t len);
 
 /*
  * Configure if needed, then make; kwmatrix's own modules too where
- * @b->test_modules.  -1 with b->error set on failure.
+ * @b->test_modules, W=1 and sparse over the series where @b->w1_check and
+ * @b->sparse_check.  -1 with b->error set on failure (W=1 warnings too).
  */
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags);
@@ -44,7 +45,8 @@ void build_free(struct build *b);
 #define SPARSE_MISSING	"kwmatrix: sparse is not installed (fix: apt-get install sparse)"
 #define SPARSE_STATUS	"kwmatrix: make C=2 exited with "
 
-/* Where the plain kernel's sparse output is kept (free it). */
+/* Where the plain kernel's sparse and W=1 outputs are kept (free them). */
 char *build_sparse_log(const struct build *b);
+char *build_w1_log(const struct build *b);
 
 #endif

@@ -38,6 +38,7 @@ struct build {
 	double seconds;
 	char *steps;			/* "kernel 380.1 s, W=1 3.2 s, ...": where they went */
 	bool test_modules;		/* its guest loads kwmatrix's own modules too */
+	bool w1_check, sparse_check;	/* the build and sparse suites are asked */
 	bool up_to_date;		/* nothing was rebuilt */
 	bool modules_only;		/* only the series' modules were rebuilt */
 	char *error;			/* one line, or NULL if it built */

@@ -215,6 +215,15 @@ static bool loads_test_modules(const struct target_result *tr)
 	return false;
 }
 
+/* Whether column @tr runs a suite of @kind. */
+static bool asks_for(const struct target_result *tr, enum suite_kind kind)
+{
+	for (int i = 0; i < tr->suites.n; i++)
+		if (suite_find(tr->suites.v[i])->kind == kind)
+			return true;
+	return false;
+}
+
 void plan_guests(const struct options *o, struct run *run)
 {
 	for (int i = 0; i < run->nr_targets; i++) {
@@ -225,6 +234,9 @@ void plan_guests(const struct options *o, struct run *run)
 			tr->nr_guest_suites += suite_in_guest(suite_find(tr->suites.v[j]));
 		/* An edit loop of -s kunit waits for no variant. */
 		tr->build.test_modules = loads_test_modules(tr);
+		/* Nor for W=1 and sparse: they are the build and sparse suites'. */
+		tr->build.w1_check = asks_for(tr, SUITE_BUILD);
+		tr->build.sparse_check = asks_for(tr, SUITE_SPARSE);
 		tr->kernel_append = plan_kernel_append(o, tr);
 		tr->run_list = plan_run(o, tr);
 		tr->bound = plan_guest_bound(o, tr);

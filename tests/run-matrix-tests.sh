@@ -656,6 +656,40 @@ else
 	bad "LAVA: lava-run boots the jobs, its results read back (exit $status)"
 fi
 
+# The build cell's W=1 pass and the sparse cell catch what they guard: a
+# function without a prototype in the subject.  Each runs only where its
+# suite is asked for: -s kunit builds and passes without them.
+rm -rf "$work/series" && mkdir -p "$work/series"
+cp patch/*.patch patch/series "$work/series/"
+sed -i 's/^+MODULE_LICENSE("GPL");$/+MODULE_LICENSE("GPL"); int kwm_fault_unprototyped(void) { return 0; }/' \
+	"$work"/series/0001-*.patch
+"$KWM" run --repo . -r "$work/w1" -t arm64 -k plain -s build -p "$work/series" >"$work/out" 2>"$work/err"
+status=$?
+json=$(ls "$work"/w1/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 1 ] && [ -n "$json" ] && grep -q "do not build cleanly with W=1: 1 warnings" "$json" &&
+   grep -q "no previous prototype for .*kwm_fault_unprototyped" "$json"; then
+	ok "build cell: a W=1 warning in the series is an ERROR"
+else
+	bad "build cell: a W=1 warning in the series is an ERROR (exit $status)"
+fi
+"$KWM" run --repo . -r "$work/sparse" -t arm64 -k plain -s sparse -p "$work/series" >"$work/out" 2>"$work/err"
+status=$?
+json=$(ls "$work"/sparse/*/matrix.json 2>/dev/null | head -1)
+if [ $status -eq 1 ] && [ -n "$json" ] && python3 - "$json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["targets"][0]["cells"][0]
+sys.exit(0 if c["suite"] == "sparse" and c["status"] == "FAIL"
+         and "kwm_fault_unprototyped' was not declared" in c["excerpt"] else 1)
+PY
+then
+	ok "sparse cell: a symbol that should be static FAILs"
+else
+	bad "sparse cell: a symbol that should be static FAILs (exit $status)"
+fi
+"$KWM" run --repo . -r "$work/unasked" -t arm64 -k plain -s kunit -p "$work/series" >"$work/out" 2>"$work/err" &&
+	ok "neither W=1 nor sparse where their suites are not asked for" ||
+	bad "neither W=1 nor sparse where their suites are not asked for"
+
 # A build that fails: the compiler's error in the cell, exit 1, and the
 # next run with the real series builds again.
 cp patch/*.patch patch/series "$work/series/"

@@ -165,6 +165,11 @@ static void guests_are_planned_once(void **state)
 	assert_int_equal(trs[0].bound, trs[0].target->boot_seconds + 30);
 	/* kunit loads only the series' modules: no variant is built for it. */
 	assert_false(trs[0].build.test_modules);
+	/* W=1 is the build suite's, sparse the sparse suite's: each only if asked. */
+	assert_true(trs[0].build.w1_check);
+	assert_false(trs[0].build.sparse_check);
+	assert_false(trs[1].build.w1_check);
+	assert_true(trs[1].build.sparse_check);
 	/* Only a build-time check: nothing to boot for. */
 	assert_int_equal(trs[1].nr_guest_suites, 0);
 	for (int i = 0; i < 2; i++) {
