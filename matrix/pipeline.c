@@ -239,6 +239,12 @@ void stage_build_and_boot(struct run_state *st)
 
 	setenv("CCACHE_DIR", st->ccache_dir, 1);
 	setenv("CCACHE_BASEDIR", st->o->cache, 1);
+	/*
+	 * Hash what kbuild's -Wp,-MMD lists instead of running the
+	 * preprocessor on a miss: a build from scratch, all misses, took
+	 * 8% longer than without ccache this way and 17% the default way.
+	 */
+	setenv("CCACHE_DEPEND", "1", 1);
 	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
 	guests_start(&pool, st->guests, policy.slots);
 	st->alternate = policy.alternate;
