@@ -318,9 +318,9 @@ bool build_made_module(const char *module, size_t len)
 }
 
 /*
- * What the kernel's stamp records: the whole series (its modules are
- * built with the kernel) and what runs sparse over it (an edit of it
- * checks the series again).
+ * What the kernel's stamp records: the series' diffs (its modules are
+ * built with the kernel; its commit messages are not built) and what
+ * runs sparse over it (an edit of it checks the series again).
  */
 static void series_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 {
@@ -328,7 +328,7 @@ static void series_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	char *sparse = xasprintf("%s/%s", env->repo, SPARSE_WRAPPER);
 
 	hash_add_str(h, OUTPUTS_VERSION);
-	hash_add_str(h, env->series->digest);
+	hash_add_str(h, env->series->code_digest);
 	hash_add_file(h, sparse);
 	hash_final(h, out);
 	free(sparse);

@@ -108,10 +108,24 @@ static char *series_line(char *line, bool *is_fix)
 	return *line ? line : NULL;
 }
 
-/* Read patch @name into @s, hashed into @all (and @builtin: scan_patch()). */
+/* Where @text's diffs begin: after its commit message and diffstat. */
+static const char *patch_diffs(const char *text)
+{
+	const char *diff = strstr(text, "\ndiff --git ");
+
+	if (!strncmp(text, "diff --git ", 11))
+		return text;
+	return diff ? diff + 1 : text;
+}
+
+/*
+ * Read patch @name into @s, hashed into @all, its diffs into @code (and
+ * @builtin: scan_patch()).
+ */
 static int add_patch(struct series *s, const char *list_path, const char *refresh,
 		     const char *name, bool is_fix, struct kwm_hash *all,
-		     struct kwm_hash *builtin, struct strlist *created)
+		     struct kwm_hash *code, struct kwm_hash *builtin,
+		     struct strlist *created)
 {
 	struct patch_file *pf;
 	size_t len;
@@ -131,6 +145,9 @@ static int add_patch(struct series *s, const char *list_path, const char *refres
 	}
 	hash_add_str(all, pf->name);
 	hash_add(all, text, len);
+	/* A reworded commit message builds nothing new. */
+	hash_add_str(code, is_fix ? "fix" : "");
+	hash_add_str(code, patch_diffs(text));
 	if (!scan_patch(pf, text, builtin, created)) {
 		kwm_error("%s: no diff in it (fix: regenerate it with git format-patch)",
 			  pf->path);
@@ -147,7 +164,7 @@ static int add_patch(struct series *s, const char *list_path, const char *refres
 int series_load(const char *dir, const char *refresh, struct series *s)
 {
 	char *list_path = xasprintf("%s/series", dir), *list, *line, *save;
-	struct kwm_hash *all, *builtin;
+	struct kwm_hash *all, *code, *builtin;
 	struct strlist created = { 0 };
 	int ret = -1;
 
@@ -161,6 +178,7 @@ int series_load(const char *dir, const char *refresh, struct series *s)
 		return -1;
 	}
 	all = hash_new();
+	code = hash_new();
 	builtin = hash_new();
 	for (line = strtok_r(list, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -168,7 +186,7 @@ int series_load(const char *dir, const char *refresh, struct series *s)
 		char *name = series_line(line, &is_fix);
 
 		if (name && add_patch(s, list_path, refresh, name, is_fix, all,
-				      builtin, &created))
+				      code, builtin, &created))
 			goto out;
 	}
 	if (!s->nr) {
@@ -179,6 +197,7 @@ int series_load(const char *dir, const char *refresh, struct series *s)
 	ret = 0;
 out:
 	hash_final(all, s->digest);
+	hash_final(code, s->code_digest);
 	hash_final(builtin, s->builtin_digest);
 	strlist_free(&created);
 	free(list);

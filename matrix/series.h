@@ -20,8 +20,13 @@ struct series {
 	struct patch_file *patches;
 	int nr;
 	struct strlist files;	/* union over the patches */
-	/* Everything, and only what can reach vmlinux (see series.c). */
+	/*
+	 * Everything; what is built (the diffs, in order, and which are
+	 * fixes: not the commit messages); and only what can reach vmlinux
+	 * (see series.c).
+	 */
 	char digest[KWM_HASH_HEX];
+	char code_digest[KWM_HASH_HEX];
 	char builtin_digest[KWM_HASH_HEX];
 };
 

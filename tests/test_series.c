@@ -69,7 +69,7 @@ static void refreshed_patches_replace_their_namesakes(void **state)
 
 static void new_files_do_not_touch_the_build_key(void **state)
 {
-	char builtin[KWM_HASH_HEX], digest[KWM_HASH_HEX];
+	char builtin[KWM_HASH_HEX], digest[KWM_HASH_HEX], code[KWM_HASH_HEX];
 	char *text;
 	struct series s;
 
@@ -83,6 +83,17 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	assert_int_equal(s.nr, 2);
 	memcpy(builtin, s.builtin_digest, sizeof(builtin));
 	memcpy(digest, s.digest, sizeof(digest));
+	memcpy(code, s.code_digest, sizeof(code));
+	series_free(&s);
+
+	/* Reword a commit message: nothing to build again. */
+	text = xasprintf(new_file_fmt, "aaaaaaa", "int a;");
+	text[strlen("Subject: ")] = 'w';
+	put("0002-n.patch", text);
+	free(text);
+	assert_int_equal(series_load(dir, NULL, &s), 0);
+	assert_string_not_equal(s.digest, digest);
+	assert_string_equal(s.code_digest, code);
 	series_free(&s);
 
 	/* Edit the new file: same kernel build, different series. */
@@ -92,6 +103,7 @@ static void new_files_do_not_touch_the_build_key(void **state)
 	assert_int_equal(series_load(dir, NULL, &s), 0);
 	assert_string_equal(s.builtin_digest, builtin);
 	assert_string_not_equal(s.digest, digest);
+	assert_string_not_equal(s.code_digest, code);
 	series_free(&s);
 
 	/* A later patch fixing the new file: still the same kernel build. */
