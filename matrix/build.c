@@ -470,27 +470,29 @@ char *build_w1_log(const struct build *b)
 /*
  * Run @make_check (a make over the series' files) into @log in the build
  * folder, unless it is there already; the make's exit status is its last
- * line.  True if it ran now.
+ * line.  A make that did not exit (stopped by a signal) leaves no log: its
+ * output says nothing about the series.  True if it ran now.
  */
-static bool check_once(struct build *b, const struct build_env *env, const char *log,
+static bool check_once(const struct build *b, const struct build_env *env, const char *log,
 		       int (*make_check)(const struct build *b,
 					 const struct build_env *env, const char *log),
 		       const char *status_mark)
 {
 	char *tmp = xasprintf("%s.tmp", log), *kwm = xasprintf("%s/kwm", b->dir);
 	bool ran = !path_exists(log);
+	int status = 0;
 	FILE *f;
 
 	if (ran) {
 		mkdir_p(kwm);
-		int status = make_check(b, env, tmp);
-
-		f = fopen(tmp, "a");
+		status = make_check(b, env, tmp);
+		f = status >= 0 ? fopen(tmp, "a") : NULL;
 		if (f) {
 			fprintf(f, "%s%d\n", status_mark, status);
 			fclose(f);
+			rename(tmp, log);
 		}
-		rename(tmp, log);
+		unlink(tmp);
 	}
 	free(kwm);
 	free(tmp);
