@@ -52,6 +52,11 @@ $(OUT)/tests/%: tests/%.c $(OUT)/libkwm-san.a $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(OUT)/tests
 	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(OUT)/libkwm-san.a $(LDLIBS) -lcmocka
 
+# The guest init's reading of the calibration, on the host.
+$(OUT)/tests/test_shapes: tests/test_shapes.c initramfs/shapes.c initramfs/shapes.h include/kwm_protocol.h
+	@mkdir -p $(OUT)/tests
+	$(CC) $(CFLAGS) $(SANITIZE) -Iinitramfs -o $@ $< initramfs/shapes.c -lcmocka
+
 matrix: deps
 	@$(MAKE) --no-print-directory $(OUT)/kwmatrix
 	$(OUT)/kwmatrix run --repo . $(KWM_ARGS)

@@ -14,7 +14,11 @@
  *
  * PARAMS, "MODULE.PARAM=VALUE[,MODULE.PARAM=VALUE...]", are one suite's
  * own and override the command line's.  No spaces or quotes anywhere:
- * LAVA splits the command line on them.
+ * LAVA splits the command line on them.  One PARAM is the init's own:
+ *
+ *   kwm.needs_weak=SHAPE          run the suite only if the calibration
+ *                                 earlier in this guest saw SHAPE's weak
+ *                                 outcome, or did not report SHAPE
  *
  * Console, one marker per line, around each suite's KTAP:
  *
@@ -22,6 +26,7 @@
  *   # kwm-suite: NAME
  *   ...KTAP of the suite's modules...
  *   # kwm: ended early: the kernel reported "TEXT" in [MODULE]
+ *   # kwm: not run: calibration saw SHAPE 0 times in RUNS runs
  *   # kwm-suite-end: NAME
  *   # kwm-suite-seconds: NAME SECONDS
  *   # kwm-done
@@ -40,11 +45,13 @@
 #define KWM_RUN_FIELDS_SEP	":"	/* NAME:MODULES:PARAMS */
 #define KWM_RUN_MODULES_SEP	"+"	/* between a suite's modules */
 #define KWM_RUN_PARAMS_SEP	","	/* between a suite's own PARAMS */
+#define KWM_PARAM_NEEDS_WEAK	"kwm.needs_weak="
 
 #define KWM_MARK_INIT		"# kwm: init started"
 #define KWM_MARK_SUITE		"# kwm-suite: "
 #define KWM_MARK_SUITE_END	"# kwm-suite-end: "
 #define KWM_MARK_ENDED_EARLY	"# kwm: ended early: "
+#define KWM_MARK_NOT_RUN	"# kwm: not run: "
 #define KWM_MARK_DONE		"# kwm-done"
 #define KWM_MARK_SUITE_SECONDS	"# kwm-suite-seconds: "
 

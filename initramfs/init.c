@@ -20,6 +20,12 @@
  * the sanitizer in the subject), the suite has done its job.  A watcher
  * child reading /dev/kmsg then signals this process, which wakes the
  * torture module's interruptible sleep and so ends its run early.
+ *
+ * A suite may need a shape's weak outcome (kwm.needs_weak=SHAPE): a
+ * native mutant, which only reordering kills on a plain kernel.  The
+ * calibration's figures are read back from /dev/kmsg as its suite ends;
+ * where it saw the shape 0 times, the suite is not run, and the console
+ * says why.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +45,7 @@
 #include <unistd.h>
 
 #include "kwm_protocol.h"
+#include "shapes.h"
 
 #define CMDLINE_MAX	4096
 #define PARAMS_MAX	1024
@@ -49,6 +56,9 @@
 static char cmdline[CMDLINE_MAX];
 static char catch_text[CATCH_MAX], catch_module[CATCH_MAX];
 static volatile sig_atomic_t caught;
+
+/* The calibration's figures seen so far in this guest. */
+static struct shape_table shapes;
 
 /* Whole milliseconds: the init does no floating point. */
 static long long monotonic_ms(void)
@@ -273,12 +283,60 @@ static void stop_watching(pid_t pid)
 		;
 }
 
+/* A reader of /dev/kmsg from now on that never blocks, or -1. */
+static int kmsg_from_now(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/*
+ * The calibration figures logged since @fd was opened: the modules have
+ * loaded, so every line their init printed is in the log.
+ */
+static void read_shapes(int fd)
+{
+	char record[RECORD_MAX];
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		n = read(fd, record, sizeof(record) - 1);
+		/* EPIPE: records overwritten before we read them; go on. */
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;
+		if (n <= 0)
+			break;
+		record[n] = '\0';
+		shapes_note(&shapes, record);
+	}
+	close(fd);
+}
+
+/*
+ * Whether the suite needs a shape's weak outcome that calibration saw 0
+ * times here: then nothing can come of it, and the console says why.
+ */
+static int needs_unseen_shape(const char *params)
+{
+	const struct shape_seen *seen = shapes_unseen_need(&shapes, params);
+
+	if (seen)
+		say(KWM_MARK_NOT_RUN "calibration saw %s 0 times in %lu runs\n",
+		    seen->name, seen->runs);
+	return seen != NULL;
+}
+
 /* Run one "NAME:MODULE[+MODULE...][:PARAMS]" suite. */
 static void run_suite(char *suite)
 {
 	char *modules[MODULES_MAX], *colon = strstr(suite, KWM_RUN_FIELDS_SEP), *mod, *save;
 	char *params;
-	int nr = 0, i, ret;
+	int nr = 0, i, ret, kmsg;
 	long long started, took;
 	pid_t watcher;
 
@@ -293,6 +351,9 @@ static void run_suite(char *suite)
 		*params++ = '\0';
 	say(KWM_MARK_SUITE "%s\n", suite);
 	started = monotonic_ms();
+	if (needs_unseen_shape(params))
+		goto end;
+	kmsg = kmsg_from_now();
 	watcher = watch_for_catch();
 	for (mod = strtok_r(colon + 1, KWM_RUN_MODULES_SEP, &save);
 	     mod && nr < MODULES_MAX;
@@ -306,11 +367,13 @@ static void run_suite(char *suite)
 		modules[nr++] = mod;
 	}
 	stop_watching(watcher);
+	read_shapes(kmsg);
 	if (caught)
 		say(KWM_MARK_ENDED_EARLY "the kernel reported \"%s\" in %s\n",
 		    catch_text, catch_module);
 	for (i = nr - 1; i >= 0; i--)
 		unload_module(modules[i]);
+end:
 	say(KWM_MARK_SUITE_END "%s\n", suite);
 	took = monotonic_ms() - started;
 	say(KWM_MARK_SUITE_SECONDS "%s %lld.%03lld\n", suite, took / 1000, took % 1000);

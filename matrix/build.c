@@ -7,6 +7,7 @@
 #include "proc.h"
 #include "variants.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,15 +374,29 @@ static void initramfs_digest(const struct build_env *env, const char *built,
 			     char out[KWM_HASH_HEX])
 {
 	struct kwm_hash *h = hash_new();
-	char *init = xasprintf("%s/initramfs/init.c", env->repo);
+	char *folder = xasprintf("%s/initramfs", env->repo);
 	char *protocol = xasprintf("%s/include/kwm_protocol.h", env->repo);
+	struct dirent **names;
+	int n = scandir(folder, &names, NULL, alphasort);
 
 	hash_add_str(h, built);
-	hash_add_file(h, init);
+	/* Every file the init is made of: its sources and its Makefile. */
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", folder, names[i]->d_name);
+
+		if (names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, "init")) {
+			hash_add_str(h, names[i]->d_name);
+			hash_add_file(h, path);
+		}
+		free(path);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
 	hash_add_file(h, protocol);
 	hash_final(h, out);
 	free(protocol);
-	free(init);
+	free(folder);
 }
 
 /* Whether @name in the build folder records @digest (and @output exists). */

@@ -259,10 +259,12 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 	covered = lkmm_find(run->models, suite->subject, suite->mutant_of);
 	if (lkmm_barrier_covered(covered)) {
 		set_cell(s, CELL_COVERED,
-			 xasprintf("nothing can kill it anywhere: the memory model of the %s without %s says %s, covered by %s",
+			 xasprintf("nothing can kill it anywhere: the memory model of the %s without %s says %s, covered by %s%s%s",
 				   suite->subject, suite->mutant_of,
 				   lkmm_outcome_verdict(&covered->without),
-				   covered->covered_by));
+				   covered->covered_by,
+				   s->not_run ? "; not run here: " : "",
+				   s->not_run ? s->not_run : ""));
 		return;
 	}
 	if (suite->emulated) {
@@ -284,6 +286,15 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		set_cell(s, CELL_UNDECIDED,
 			 xasprintf("no calibration figure for %s on this kernel (the calibrate suite did not report it), so its survival proves nothing either way",
 				   suite->shape));
+	else if (s->not_run && r->weak)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("the guest did not run it (%s), yet calibration saw %s %lu times in %lu runs",
+				   s->not_run, suite->shape, r->weak, r->runs));
+	else if (s->not_run)
+		/* The guest's own reading of the same figure (plan.c). */
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against, and only that reordering kills this mutant here, so the guest did not run it",
+				   suite->shape, r->runs));
 	else if (r->weak)
 		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
 	else {
@@ -549,12 +560,14 @@ static void judge_ktap(const struct run *run, struct target_result *tr,
 struct suite_ops {
 	void (*judge)(const struct run *run, struct target_result *tr,
 		      struct suite_result *s, const struct suite *suite);
+	/* A cell that may stand without a run (KWM_PARAM_NEEDS_WEAK). */
+	bool judges_not_run;
 };
 
 static const struct suite_ops suite_ops[SUITE_NR_KINDS] = {
 	[SUITE_KTAP] = { judge_ktap },
 	[SUITE_FINDING] = { judge_finding },
-	[SUITE_MUTANT] = { judge_mutant },
+	[SUITE_MUTANT] = { judge_mutant, .judges_not_run = true },
 	[SUITE_DETECTOR] = { judge_detector },
 	[SUITE_BUILD] = { judge_build },
 	[SUITE_SPARSE] = { judge_sparse },
@@ -567,8 +580,16 @@ static void judge_cells(const struct run *run, struct target_result *tr, bool in
 	for (int i = 0; i < tr->console.nr_suites; i++) {
 		const struct suite *suite = suite_find(tr->suites.v[i]);
 
-		if (suite && suite_in_guest(suite) == in_guest)
-			suite_ops[suite->kind].judge(run, tr, &tr->console.suites[i], suite);
+		struct suite_result *s = &tr->console.suites[i];
+
+		if (!suite || suite_in_guest(suite) != in_guest)
+			continue;
+		if (s->not_run && !suite_ops[suite->kind].judges_not_run)
+			set_cell(s, CELL_ERROR,
+				 xasprintf("the guest did not run it (%s), and nothing else decides this cell",
+					   s->not_run));
+		else
+			suite_ops[suite->kind].judge(run, tr, s, suite);
 	}
 }
 

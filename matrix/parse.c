@@ -56,6 +56,20 @@ static void set_status(struct suite_result *s, enum cell_status status,
 	s->reason = reason;
 }
 
+/*
+ * The rest of the line of @region that holds @marker, from after @skip (a
+ * prefix of it), without the console's "\r"; NULL if none does.
+ */
+static char *marker_text(const char *region, const char *marker, const char *skip)
+{
+	const char *at = strstr(region, marker);
+
+	if (!at)
+		return NULL;
+	at += strlen(skip);
+	return strndup(at, strcspn(at, "\r\n"));
+}
+
 static void judge_region(struct suite_result *s, const char *log,
 			 const char *begin, const char *end)
 {
@@ -65,15 +79,8 @@ static void judge_region(struct suite_result *s, const char *log,
 
 	ktap_parse(region, &s->ktap);
 	ktap_count(&s->ktap, &s->counts);
-	{
-		const char *stats = strstr(region, KWM_TORTURE_FIGURES);
-
-		/* To the end of the line, without the console's "\r". */
-		if (stats) {
-			stats += strlen(KWM_TORTURE_STATS);
-			s->stats = strndup(stats, strcspn(stats, "\r\n"));
-		}
-	}
+	s->stats = marker_text(region, KWM_TORTURE_FIGURES, KWM_TORTURE_STATS);
+	s->not_run = marker_text(region, KWM_MARK_NOT_RUN, KWM_MARK_NOT_RUN);
 
 	/* The subject's and the tests' reports fail the cell. */
 	if (sanitizer_scan(region, &s->report)) {
@@ -100,7 +107,7 @@ static void judge_region(struct suite_result *s, const char *log,
 		set_status(s, CELL_CRASHED, xasprintf("KTAP: %s (%d problems)",
 						      s->ktap.first_error,
 						      s->ktap.nr_errors));
-	else if (!s->ktap.nr_tests)
+	else if (!s->ktap.nr_tests && !s->not_run)
 		set_status(s, CELL_CRASHED, xstrdup("no KTAP results"));
 	if (s->counts.crashed)
 		set_status(s, CELL_CRASHED,
@@ -214,6 +221,7 @@ void console_result_free(struct console_result *res)
 		free(res->suites[i].reason);
 		free(res->suites[i].excerpt);
 		free(res->suites[i].stats);
+		free(res->suites[i].not_run);
 		sanitizer_report_free(&res->suites[i].report);
 		ktap_free(&res->suites[i].ktap);
 	}

@@ -23,6 +23,7 @@ struct suite_result {
 	struct ktap_result ktap;
 	struct ktap_counts counts;
 	char *stats;		/* "key=value ..." from a "# kwt: seconds=" line */
+	char *not_run;		/* why the guest's init did not run it, or NULL */
 	struct sanitizer_report report;	/* the oracles' reports, if any */
 	bool started, ended;
 	double seconds;		/* in the guest, start to end; < 0: not said */

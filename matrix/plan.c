@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,24 @@ static int torture_seconds(const struct options *o, const struct target_result *
 }
 
 /*
+ * A native mutant on a plain kernel under TCG: only reordering can kill
+ * it there, and on an x86 host TCG shows no MP and almost no SB
+ * (docs/figures.md).  The guest runs it only where the calibration before
+ * it saw its shape's weak outcome (KWM_PARAM_NEEDS_WEAK), for
+ * TCG_NATIVE_MUTANT_SECONDS; its cell is judged by that calibration, so a
+ * shape the host does show still makes it SURVIVED, not green.  The
+ * oracle kernels' mutants and the emulated ones keep their time, and so
+ * does every mutant through LAVA (-L), which may boot a real board.
+ */
+static bool only_reordering_kills(const struct options *o,
+				  const struct target_result *tr,
+				  const struct suite *s)
+{
+	return s->kind == SUITE_MUTANT && !s->emulated && s->shape &&
+	       !tr->oracle && tr->under_tcg && !o->lava;
+}
+
+/*
  * How long suite @s tortures, 0 if it does not.  A detector of the
  * column's oracle hunts: it runs until the oracle reports on the subject
  * (the guest's init ends it then), or the oracle's hunt_seconds.  So does
@@ -56,13 +75,8 @@ static int torture_seconds(const struct options *o, const struct target_result *
  * ends at its first violation.  One that is covered runs -d: nothing can
  * kill it, and hunting it would only spend time.
  *
- * A native mutant on a plain kernel under TCG runs TCG_NATIVE_MUTANT_SECONDS:
- * only reordering can kill it there, and on an x86 host TCG shows no MP
- * and almost no SB (docs/figures.md: calibration saw each mutant's shape
- * 0 times); its cell is judged by that calibration and the operations it
- * ran, so a shape the host does show still makes it SURVIVED, not green.
- * The oracle kernels' mutants and the emulated ones keep their time, and
- * so does every mutant through LAVA (-L), which may boot a real board.
+ * A native mutant that only reordering can kill (only_reordering_kills())
+ * runs TCG_NATIVE_MUTANT_SECONDS, where it runs at all.
  */
 static int suite_seconds(const struct options *o, const struct target_result *tr,
 			 const struct suite *s)
@@ -71,8 +85,7 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 
 	if (!s->duration_module)
 		return 0;
-	if (s->kind == SUITE_MUTANT && !s->emulated && !tr->oracle && tr->under_tcg &&
-	    !o->lava && seconds > TCG_NATIVE_MUTANT_SECONDS)
+	if (only_reordering_kills(o, tr, s) && seconds > TCG_NATIVE_MUTANT_SECONDS)
 		return TCG_NATIVE_MUTANT_SECONDS;
 	if (s->hunt_seconds > seconds &&
 	    !lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of)))
@@ -83,27 +96,45 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 	return seconds;
 }
 
+/* One more of a suite's own PARAMS in *@params. */
+static void add_own_param(char **params, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_own_param(char **params, const char *fmt, ...)
+{
+	va_list ap;
+	char *param;
+
+	va_start(ap, fmt);
+	param = xvasprintf(fmt, ap);
+	va_end(ap);
+	xappendf(params, "%s%s", *params ? KWM_RUN_PARAMS_SEP : "", param);
+	free(param);
+}
+
 char *plan_run(const struct options *o, const struct target_result *tr)
 {
-	char *run = NULL, *out;
+	char *run = NULL, *params = NULL, *out;
 
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 		int seconds = suite_seconds(o, tr, s);
-		bool own;
 
 		if (!suite_in_guest(s))
 			continue;
 		/* NAME:MODULES, and :PARAMS of its own: a duration not the line's. */
 		xappendf(&run, "%s%s" KWM_RUN_FIELDS_SEP "%s", run ? KWM_RUN_SUITES_SEP : "",
 			 s->name, s->modules);
-		own = seconds && seconds != torture_seconds(o, tr);
-		if (own)
-			xappendf(&run, KWM_RUN_FIELDS_SEP "%s.duration=%d",
-				 s->duration_module, seconds);
+		if (seconds && seconds != torture_seconds(o, tr))
+			add_own_param(&params, "%s.duration=%d", s->duration_module, seconds);
 		if (s->own_params)
-			xappendf(&run, "%s%s", own ? KWM_RUN_PARAMS_SEP : KWM_RUN_FIELDS_SEP,
-				 s->own_params);
+			add_own_param(&params, "%s", s->own_params);
+		if (only_reordering_kills(o, tr, s))
+			add_own_param(&params, KWM_PARAM_NEEDS_WEAK "%s", s->shape);
+		if (params)
+			xappendf(&run, KWM_RUN_FIELDS_SEP "%s", params);
+		free(params);
+		params = NULL;
 	}
 	out = xasprintf(KWM_ARG_RUN "%s\n", run ? run : "");
 	free(run);

@@ -296,6 +296,31 @@ if litmus_bars "$(ls "$work"/matrix/*/matrix.json | head -1)"; then
 else
 	bad "litmus: 30 or more of the kernel's tests on every target, natively and emulated, none forbidden seen"
 fi
+# The native mutants of the plain columns: the guest held back each one
+# whose shape the calibration before it saw 0 times, and ran the others.
+if python3 - "$(ls "$work"/matrix/*/matrix.json | head -1)" <<'PY'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+held = ran = 0
+for t in m["targets"]:
+    rates = {r["shape"]: r for r in t.get("calibration", [])}
+    for c in t["cells"]:
+        if c["kind"] != "mutant" or c["emulated"]:
+            continue
+        not_run = "not run" in (c["reason"] or "") or "did not run it" in (c["reason"] or "")
+        shape = re.search(r"calibration saw (\S+) 0 times", c["reason"] or "")
+        if not_run and (not shape or rates.get(shape.group(1), {"weak": 1})["weak"]):
+            sys.exit(f"{t['column']}/{c['suite']}: held back, but its shape was seen: {c['reason']}")
+        held += not_run
+        ran += not not_run
+print(f"     {held} native mutants held back by the calibration, {ran} run")
+sys.exit(0 if held else 1)
+PY
+then
+	ok "native mutants: held back where calibration saw their shape 0 times"
+else
+	bad "native mutants: held back where calibration saw their shape 0 times"
+fi
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
 # Their detectors hunt: each suite ends at its oracle's first report on
 # the subject, before the torture's duration (the oracle's hunt_seconds)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kwm_protocol.h"
 #include "lkmm.h"
 #include "oracles.h"
 #include "build.h"
@@ -185,7 +186,8 @@ static void guests_are_planned_once(void **state)
 	trs[0].under_tcg = true;
 	plan_guests(&o, &run);
 	assert_non_null(strstr(trs[0].run_list, "mutant-worker-b0:torture+no-worker-b0/"
-			       "kw_worker+kw_worker_torture:kw_worker_torture.duration=2"));
+			       "kw_worker+kw_worker_torture:kw_worker_torture.duration=2,"
+			       KWM_PARAM_NEEDS_WEAK "MP+rmb"));
 	/* A mutant is one of kwmatrix's own modules. */
 	assert_true(trs[0].build.test_modules);
 	trs[0].under_tcg = false;
@@ -195,6 +197,7 @@ static void guests_are_planned_once(void **state)
 	free(trs[1].kernel_append);
 	plan_guests(&o, &run);
 	assert_null(strstr(trs[0].run_list, "duration=2"));
+	assert_null(strstr(trs[0].run_list, KWM_PARAM_NEEDS_WEAK));
 	for (int i = 0; i < 2; i++) {
 		free(trs[i].kernel_append);
 		free(trs[i].run_list);

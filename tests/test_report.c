@@ -353,6 +353,49 @@ static void unseen_or_unmeasured_shapes(void **state)
 }
 
 /*
+ * A native mutant the guest did not run, as calibration saw its shape 0
+ * times: UNOBSERVABLE on that figure.  The same line beside a figure
+ * with weak outcomes is not decided; on any other kind of cell, an ERROR.
+ */
+static void mutants_not_run_for_an_unseen_shape(void **state)
+{
+	static const char *const v[] = {
+		"calibrate", "mutant-flush-b1", "mutant-worker-b0", "torture",
+	};
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate\n"
+		"    # kwc: shape=MP+wmb forbidden=0 runs=1000 weak=0 per_million=0\n"
+		"    # kwc: shape=MP+rmb forbidden=0 runs=1000 weak=2 per_million=2000\n"
+		"    ok 1 MP+wmb\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
+		"# kwm-suite: mutant-flush-b1\n"
+		"# kwm: not run: calibration saw MP+wmb 0 times in 1000 runs\n"
+		"# kwm-suite-end: mutant-flush-b1\n"
+		"# kwm-suite: mutant-worker-b0\n"
+		"# kwm: not run: calibration saw MP+rmb 0 times in 1000 runs\n"
+		"# kwm-suite-end: mutant-worker-b0\n"
+		"# kwm-suite: torture\n"
+		"# kwm: not run: calibration saw MP 0 times in 1000 runs\n"
+		"# kwm-suite-end: torture\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	judge_log(&run, &tr, log, v, 4);
+	c = tr.console.suites;
+	assert_string_equal(c[1].not_run, "calibration saw MP+wmb 0 times in 1000 runs");
+	assert_int_equal(c[1].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(c[1].reason, "calibration saw MP+wmb 0 times in 1000 runs here"));
+	assert_non_null(strstr(c[1].reason, "the guest did not run it"));
+	assert_int_equal(c[2].status, CELL_UNDECIDED);
+	assert_non_null(strstr(c[2].reason, "yet calibration saw MP+rmb 2 times in 1000 runs"));
+	assert_int_equal(c[3].status, CELL_ERROR);
+	assert_false(cell_status_ok(c[3].status));
+	shape_rates_free(tr.rates, tr.nr_rates);
+	free_run(&run, &tr);
+}
+
+/*
  * The litmus/ models judged by a stand-in for herd7 that answers as herd7
  * 7.57 did (README): Never where the removed barrier's accesses are
  * still covered, Sometimes where nothing is left to order them.
@@ -810,6 +853,7 @@ int main(void)
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
 		cmocka_unit_test(sparse_cell_from_the_build),
 		cmocka_unit_test(build_only_failure_is_blamed_by_its_errors),
+		cmocka_unit_test(mutants_not_run_for_an_unseen_shape),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
