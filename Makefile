@@ -15,6 +15,7 @@ CFLAGS   := -std=c11 -Wall -Wextra -Werror -O2 -g -Iinclude $(shell pkg-config -
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lcrypto -lxml2) -lm -pthread
 OUT      := build
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
 KWM_ARGS ?=
 
 LIB_SRCS := $(filter-out matrix/main.c,$(wildcard matrix/*.c))
@@ -27,17 +28,18 @@ all: $(OUT)/kwmatrix
 deps:
 	@scripts/deps.sh
 
-$(OUT)/kwmatrix: matrix/main.c $(LIB_SRCS) $(HEADERS)
-	@mkdir -p $(OUT)
-	$(CC) $(CFLAGS) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
+# One object per file, so that make -j compiles them side by side.
+LIB_OBJS := $(patsubst matrix/%.c,$(OUT)/obj/%.o,$(LIB_SRCS))
 
-# The driver as the tests run it: with the sanitizers.
-$(OUT)/kwmatrix-san: matrix/main.c $(LIB_SRCS) $(HEADERS)
-	@mkdir -p $(OUT)
-	$(CC) $(CFLAGS) $(SANITIZE) -o $@ matrix/main.c $(LIB_SRCS) $(LDLIBS)
+$(OUT)/obj/%.o: matrix/%.c $(HEADERS)
+	@mkdir -p $(OUT)/obj
+	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The tests link one archive of the driver, compiled once with the
-# sanitizers, instead of compiling every file again for each test.
+$(OUT)/kwmatrix: matrix/main.c $(LIB_OBJS) $(HEADERS)
+	$(CC) $(CFLAGS) -o $@ matrix/main.c $(LIB_OBJS) $(LDLIBS)
+
+# The driver as the tests run it, and the tests: one archive of the
+# driver compiled once with the sanitizers.
 LIB_SAN_OBJS := $(patsubst matrix/%.c,$(OUT)/san/%.o,$(LIB_SRCS))
 
 $(OUT)/san/%.o: matrix/%.c $(HEADERS)
@@ -47,6 +49,9 @@ $(OUT)/san/%.o: matrix/%.c $(HEADERS)
 $(OUT)/libkwm-san.a: $(LIB_SAN_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+
+$(OUT)/kwmatrix-san: matrix/main.c $(OUT)/libkwm-san.a $(HEADERS)
+	$(CC) $(CFLAGS) $(SANITIZE) -o $@ matrix/main.c $(OUT)/libkwm-san.a $(LDLIBS)
 
 $(OUT)/tests/%: tests/%.c $(OUT)/libkwm-san.a $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(OUT)/tests
@@ -58,7 +63,7 @@ $(OUT)/tests/test_shapes: tests/test_shapes.c initramfs/shapes.c initramfs/shape
 	$(CC) $(CFLAGS) $(SANITIZE) -Iinitramfs -o $@ $< initramfs/shapes.c -lcmocka
 
 matrix: deps
-	@$(MAKE) --no-print-directory $(OUT)/kwmatrix
+	@$(MAKE) --no-print-directory -j$(NPROC) $(OUT)/kwmatrix
 	$(OUT)/kwmatrix run --repo . $(KWM_ARGS)
 
 unit-tests: $(TESTS)
@@ -71,7 +76,7 @@ checkpatch: deps
 # where herd7 is missing.
 check:
 	@scripts/deps.sh check
-	@$(MAKE) --no-print-directory $(TESTS) $(OUT)/kwmatrix $(OUT)/kwmatrix-san
+	@$(MAKE) --no-print-directory -j$(NPROC) $(TESTS) $(OUT)/kwmatrix $(OUT)/kwmatrix-san
 	@tests/check.sh $(OUT)/kwmatrix-san
 
 litmus: $(OUT)/kwmatrix
