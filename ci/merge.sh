@@ -6,6 +6,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 shards=$1 out=$2
-make --no-print-directory build/kwmatrix >/dev/null
+make --no-print-directory -j"$(nproc)" build/kwmatrix >/dev/null
 # shellcheck disable=SC2046
 exec build/kwmatrix merge $(find "$shards" -name matrix.json | sort) -o "$out"
