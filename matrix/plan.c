@@ -72,8 +72,10 @@ static bool only_reordering_kills(const struct options *o,
  * column's oracle hunts: it runs until the oracle reports on the subject
  * (the guest's init ends it then), or the oracle's hunt_seconds.  So does
  * a mutant of a barrier the model does not say is covered: its torture
- * ends at its first violation.  One that is covered runs -d: nothing can
- * kill it, and hunting it would only spend time.
+ * ends at its first violation.  One that is covered runs -d, on every
+ * kernel: nothing can kill it, and hunting it, or sampling it for an
+ * oracle's min_seconds, would only spend time (a kill would be a
+ * CONTRADICTION, looked for as long as every other suite runs).
  *
  * A native mutant that only reordering can kill (only_reordering_kills())
  * runs TCG_NATIVE_MUTANT_SECONDS, where it runs at all.
@@ -82,13 +84,17 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 			 const struct suite *s)
 {
 	int seconds = torture_seconds(o, tr);
+	bool covered = s->kind == SUITE_MUTANT &&
+		lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of));
 
 	if (!s->duration_module)
 		return 0;
 	if (only_reordering_kills(o, tr, s) && seconds > TCG_NATIVE_MUTANT_SECONDS)
 		return TCG_NATIVE_MUTANT_SECONDS;
-	if (s->hunt_seconds > seconds &&
-	    !lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of)))
+	/* Nothing to sample for: an oracle's min_seconds does not apply. */
+	if (covered)
+		return o->duration;
+	if (s->hunt_seconds > seconds)
 		return s->hunt_seconds;
 	if (tr->oracle && s->kind == SUITE_DETECTOR && !strcmp(s->must_fire, tr->oracle->name) &&
 	    tr->oracle->hunt_seconds > seconds)

@@ -241,6 +241,24 @@ static void only_needed_barriers_are_hunted(void **state)
 			 tr.target->boot_seconds + 30 + 20 + 30 + 5);
 	free(append);
 	strlist_free(&tr.suites);
+
+	/*
+	 * On KCSAN's kernel (min_seconds 15) a needed barrier's native
+	 * mutant samples 15 s, the line's; a covered one runs -d.
+	 */
+	series[0] = series[3];
+	tr.oracle = oracle_find("kcsan", &(bool){ false });
+	strlist_add(&tr.suites, "mutant-worker-b0");
+	strlist_add(&tr.suites, "mutant-worker-b1");
+	append = plan_run(&o, &tr);
+	assert_string_equal(append, "kwm.run=mutant-worker-b0:torture+no-worker-b0/kw_worker+kw_worker_torture:"
+			    "kw_worker_torture.duration=5;"
+			    "mutant-worker-b1:torture+no-worker-b1/kw_worker+kw_worker_torture\n");
+	free(append);
+	append = plan_kernel_append(&o, &tr);
+	assert_non_null(strstr(append, " kw_worker_torture.duration=15"));
+	free(append);
+	strlist_free(&tr.suites);
 }
 
 /*
