@@ -233,11 +233,48 @@ static void set_killed(const struct target_result *tr, struct suite_result *s,
 	}
 }
 
+/*
+ * A native mutant on a plain kernel that nothing killed, or that the
+ * guest did not run (KWM_PARAM_NEEDS_WEAK): judged by the calibration of
+ * its shape.  A single weak outcome is an observation, not noise: a
+ * fenced shape fails on one.  Without a figure nothing was shown either
+ * way.
+ */
+static void judge_native_survivor(const struct target_result *tr,
+				  struct suite_result *s, const struct suite *suite)
+{
+	const struct shape_rate *r = find_rate(tr, suite->shape);
+
+	if (!r || !r->runs)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("no calibration figure for %s on this kernel (the calibrate suite did not report it), so its survival proves nothing either way",
+				   suite->shape));
+	else if (s->not_run && r->weak)
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("the guest did not run it (%s), yet calibration saw %s %lu times in %lu runs",
+				   s->not_run, suite->shape, r->weak, r->runs));
+	else if (s->not_run)
+		/* The guest's own reading of the same figure (plan.c). */
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against, and only that reordering kills this mutant here, so the guest did not run it",
+				   suite->shape, r->runs));
+	else if (r->weak)
+		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
+	else {
+		char *seconds = stat_value(s, "seconds");
+
+		/* Its time may be cut under TCG (plan.c): say how long it ran. */
+		set_cell(s, CELL_UNOBSERVABLE,
+			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against (the mutant ran %s s)",
+				   suite->shape, r->runs, seconds));
+		free(seconds);
+	}
+}
+
 static void judge_mutant(const struct run *run, struct target_result *tr,
 			 struct suite_result *s, const struct suite *suite)
 {
 	const struct lkmm_barrier *covered;
-	const struct shape_rate *r;
 	char *why;
 
 	if (s->report.origin == ORIGIN_SUBJECT) {
@@ -277,35 +314,7 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 				   tr->oracle->title, tr->oracle->limits));
 		return;
 	}
-	/*
-	 * A single weak outcome is an observation, not noise: a fenced shape
-	 * fails on one.  Without a figure nothing was shown either way.
-	 */
-	r = find_rate(tr, suite->shape);
-	if (!r || !r->runs)
-		set_cell(s, CELL_UNDECIDED,
-			 xasprintf("no calibration figure for %s on this kernel (the calibrate suite did not report it), so its survival proves nothing either way",
-				   suite->shape));
-	else if (s->not_run && r->weak)
-		set_cell(s, CELL_UNDECIDED,
-			 xasprintf("the guest did not run it (%s), yet calibration saw %s %lu times in %lu runs",
-				   s->not_run, suite->shape, r->weak, r->runs));
-	else if (s->not_run)
-		/* The guest's own reading of the same figure (plan.c). */
-		set_cell(s, CELL_UNOBSERVABLE,
-			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against, and only that reordering kills this mutant here, so the guest did not run it",
-				   suite->shape, r->runs));
-	else if (r->weak)
-		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
-	else {
-		char *seconds = stat_value(s, "seconds");
-
-		/* Its time may be cut under TCG (plan.c): say how long it ran. */
-		set_cell(s, CELL_UNOBSERVABLE,
-			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against (the mutant ran %s s)",
-				   suite->shape, r->runs, seconds));
-		free(seconds);
-	}
+	judge_native_survivor(tr, s, suite);
 }
 
 /*
