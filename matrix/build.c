@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define STAMP_CONFIG	".kwm-configured"
@@ -648,6 +649,15 @@ static const char *image_goal(const struct target *t)
 	return slash ? slash + 1 : t->image;
 }
 
+/* Whether @image is not the file @before described (make linked it again). */
+static bool image_changed(const char *image, const struct stat *before)
+{
+	struct stat now;
+
+	return stat(image, &now) || now.st_mtim.tv_sec != before->st_mtim.tv_sec ||
+	       now.st_mtim.tv_nsec != before->st_mtim.tv_nsec || now.st_ino != before->st_ino;
+}
+
 /*
  * The kernel and the series' modules.  The folder's key covers everything
  * the kernel itself is built from; a stamp that differs under the same
@@ -679,12 +689,16 @@ static int build_kernel(struct build *b, const struct build_env *env,
 	if (modules_only && !make_modules_again(b, env)) {
 		b->modules_only = true;
 	} else {
-		/* A kernel made again: what was built against it goes stale. */
-		stamp_remove(b, STAMP_TESTS);
+		struct stat before;
+		bool had_image = !stat(b->image, &before);
+
 		if (run_make(b, env, image_goal(b->target), "modules")) {
 			fail(b, "make");
 			goto out;
 		}
+		/* A kernel linked again: what was built against it goes stale. */
+		if (!had_image || image_changed(b->image, &before))
+			stamp_remove(b, STAMP_TESTS);
 	}
 	step_done(b, b->modules_only ? "modules" : "kernel", step);
 	ret = stamp_write(b, STAMP_BUILT, digest);
