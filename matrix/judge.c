@@ -169,6 +169,22 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
  * unfenced shape where calibrate-emu passed, so getting through means
  * the torture did not race hard enough, not that nothing reorders.
  */
+/*
+ * What a survivor's cell adds about its own run: held back by the
+ * calibration before it, or a short repeat of the hunt another column
+ * made -d (plan.c, repeats_model_claim()).
+ */
+static char *survivor_run_note(const struct target_result *tr,
+			       const struct suite_result *s, const struct suite *suite)
+{
+	if (s->not_run)
+		return xasprintf("; not run here: %s", s->not_run);
+	if (suite->emulated && tr->claims_tested_on)
+		return xasprintf("; hunted -d on %s, repeated %.0f s here: the emulated machine is the same software on every target",
+				 tr->claims_tested_on, s->seconds);
+	return xstrdup("");
+}
+
 static void judge_emulated_survivor(const struct run *run,
 				    const struct target_result *tr,
 				    struct suite_result *s, const struct suite *suite)
@@ -176,7 +192,7 @@ static void judge_emulated_survivor(const struct run *run,
 	const struct suite_result *machine = report_find_cell(tr, suite->calibrated_by);
 	const struct lkmm_barrier *model = lkmm_find(run->models, suite->subject,
 						     suite->mutant_of);
-	char *why;
+	char *why, *note;
 
 	/*
 	 * No herd7 here, and only the header says nothing can kill it: a
@@ -185,11 +201,13 @@ static void judge_emulated_survivor(const struct run *run,
 	 */
 	if (lkmm_barrier_claims_cover(model)) {
 		why = lkmm_outcome_describe(&model->without);
+		note = survivor_run_note(tr, s, suite);
 		set_cell(s, CELL_UNCHECKED,
-			 xasprintf("no check caught it on the emulated machine in %s; only the memory model's header says the %s without %s is %s, covered by %s (fix: build herd7, README \"Barrier verdicts\")",
+			 xasprintf("no check caught it on the emulated machine in %s; only the memory model's header says the %s without %s is %s, covered by %s (fix: build herd7, README \"Barrier verdicts\")%s",
 				   s->stats ? s->stats : "a run without figures",
 				   suite->subject, suite->mutant_of, why,
-				   model->covered_by));
+				   model->covered_by, note));
+		free(note);
 		free(why);
 	} else if (!machine || machine->status != CELL_PASS)
 		set_cell(s, CELL_UNDECIDED,
@@ -295,13 +313,14 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 	/* Not a platform's limit: no test anywhere can kill this one. */
 	covered = lkmm_find(run->models, suite->subject, suite->mutant_of);
 	if (lkmm_barrier_covered(covered)) {
+		char *note = survivor_run_note(tr, s, suite);
+
 		set_cell(s, CELL_COVERED,
-			 xasprintf("nothing can kill it anywhere: the memory model of the %s without %s says %s, covered by %s%s%s",
+			 xasprintf("nothing can kill it anywhere: the memory model of the %s without %s says %s, covered by %s%s",
 				   suite->subject, suite->mutant_of,
 				   lkmm_outcome_verdict(&covered->without),
-				   covered->covered_by,
-				   s->not_run ? "; not run here: " : "",
-				   s->not_run ? s->not_run : ""));
+				   covered->covered_by, note));
+		free(note);
 		return;
 	}
 	if (suite->emulated) {

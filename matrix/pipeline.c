@@ -162,6 +162,7 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 	/* Only build-time checks were asked for. */
 	if (!tr->build_ok || !tr->nr_guest_suites)
 		return false;
+	plan_before_boot(o, &st->run, i);
 	dir = xasprintf("%s/%s", st->run.dir, tr->build.name);
 	console = xasprintf("%s/console.log", dir);
 	qemu = xasprintf("%s/%s.log", dir, o->lava ? "lava" : "qemu");
@@ -193,6 +194,7 @@ static bool prepare_guest(struct run_state *st, int i, struct guest *g)
 		}
 	}
 	free(dir);
+	tr->booted = true;
 	g->name = tr->build.name;
 	g->column = i;
 	g->nr_suites = tr->nr_guest_suites;

@@ -31,12 +31,20 @@ int plan_columns(const struct options *o, const struct version *versions,
 		 struct run *run);
 
 /*
- * Each column's guest plan, once, before any guest boots: the suites it
- * runs in the guest, its command line, its run list and its time bound
- * (the functions below).  After the models: a mutant they show covered
+ * Each column's guest plan, before any guest boots: the suites it runs
+ * in the guest, its command line, its run list and its time bound (the
+ * functions below; plan_before_boot() remakes the last two).  After the models: a mutant they show covered
  * is not hunted.
  */
 void plan_guests(const struct options *o, struct run *run);
+
+/*
+ * Column @i's plan made again as its guest is about to boot, after the
+ * columns before it that booted: a covered barrier's mutant on the
+ * emulated machine, which one of them hunted -d, runs shorter here
+ * (plan.c, repeats_model_claim()).
+ */
+void plan_before_boot(const struct options *o, struct run *run, int i);
 
 /*
  * The guest's kernel command line for column @tr (free it): everything

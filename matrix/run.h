@@ -40,11 +40,16 @@ struct target_result {
 	struct console_result console;
 	struct shape_rate *rates;	/* calibration figures */
 	int nr_rates;
-	/* Its guest's plan, made once before any guest boots (plan_guests()): */
+	/*
+	 * Its guest's plan, made before any guest boots (plan_guests()),
+	 * the run list and bound again as it boots (plan_before_boot()):
+	 */
 	int nr_guest_suites;		/* suites run in the guest; 0: none boots */
 	char *kernel_append;		/* the guest's kernel command line */
 	char *run_list;			/* "kwm.run=...", in its initrd */
 	int bound;			/* seconds the guest may take */
+	bool booted;			/* its guest was started */
+	const char *claims_tested_on;	/* the column that hunts its covered emulated mutants -d */
 	const char *accel;		/* "kvm" or "tcg" (guest_accel()) */
 	char *accel_note;		/* and why */
 	bool under_tcg;			/* its guest is emulated by TCG */

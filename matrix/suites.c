@@ -149,8 +149,13 @@ const struct suite kwm_suites[] = {
 		.modules = "torture+seed/kw_worker+kw_worker_torture",
 		.seconds = 30,
 		.duration_module = "kw_worker_torture",
-		/* Its finding: a queueing made before a flush had not run. */
+		/*
+		 * Its finding: a queueing made before a flush had not run.
+		 * Its first violation is the XFAIL, the whole of what the run
+		 * shows: the run ends there, as a detector's does.
+		 */
 		.must_fire = "completion",
+		.own_params = "kw_worker_torture.stop_at=completion",
 		.kernels = "plain",
 		.by_default = true,
 	},

@@ -321,6 +321,35 @@ then
 else
 	bad "native mutants: held back where calibration saw their shape 0 times"
 fi
+# The covered barriers' emulated mutants: hunted -d by the first column,
+# repeated about 2 s by the later ones, whose cells name the first; each
+# COVERED; and the seed's torture ended at its finding (its XFAIL).
+if python3 - "$(ls "$work"/matrix/*/matrix.json | head -1)" "$DURATION" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+duration = int(sys.argv[2])
+first = m["targets"][0]["column"]
+seconds = {True: [], False: []}
+for i, t in enumerate(m["targets"]):
+    for c in t["cells"]:
+        if c["suite"] == "torture-seed" and (c["status"] != "XFAIL" or c["seconds"] >= duration):
+            sys.exit(f"{t['column']}/torture-seed: {c['status']} after {c['seconds']} s, not an XFAIL ended at its finding")
+        if c["kind"] != "mutant" or not c["emulated"] or c["status"] != "COVERED":
+            continue
+        repeated = f"hunted -d on {first}, repeated" in c["reason"]
+        if repeated != (i > 0) or (c["seconds"] < duration) != (i > 0):
+            sys.exit(f"{t['column']}/{c['suite']}: {c['seconds']} s: {c['reason']}")
+        seconds[i > 0].append(c["seconds"])
+print(f"     covered emulated mutants: {len(seconds[False])} hunted on {first} "
+      f"(up to {max(seconds[False], default=0):.1f} s), {len(seconds[True])} repeated "
+      f"(up to {max(seconds[True], default=0):.1f} s)")
+sys.exit(0 if seconds[False] and seconds[True] else 1)
+PY
+then
+	ok "covered emulated mutants: hunted -d once, repeated briefly after; the seed's torture ends at its finding"
+else
+	bad "covered emulated mutants: hunted -d once, repeated briefly after; the seed's torture ends at its finding"
+fi
 real_matrix "KCSAN and KASAN on arm64" -t arm64 -k kcsan,kasan
 # Their detectors hunt: each suite ends at its oracle's first report on
 # the subject, before the torture's duration (the oracle's hunt_seconds)

@@ -262,6 +262,66 @@ static void only_needed_barriers_are_hunted(void **state)
 }
 
 /*
+ * A covered barrier's emulated mutant is hunted -d by the first guest of
+ * its version that boots; a later column of that version repeats it 2 s,
+ * one of another version, or after a column that did not boot, hunts it.
+ */
+static void covered_claims_are_hunted_once_per_version(void **state)
+{
+	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	struct lkmm_model models[2] = {
+		{ .version = "seed", .barriers = seed },
+		{ .version = "series", .barriers = series },
+	};
+	struct build_env v61 = { 0 }, v612 = { 0 };
+	struct options o = { .duration = 10 };
+	struct target_result trs[4] = { 0 };
+	struct run run = { .targets = trs, .nr_targets = 4 };
+	const char *covered = "mutant-emu-flush-b1:torture+emu-no-flush-b1/kw_worker_emu:"
+			      "kw_worker_emu.emu_direct=flush-b1";
+
+	(void)state;
+	series[3] = (struct lkmm_barrier){
+		.without = { .expected = "Never" }, .covered_by = "a lock",
+		.uncovered = { .expected = "Sometimes" },
+	};
+	for (int i = 0; i < 4; i++) {
+		trs[i].target = target_find(i ? "arm64" : "riscv64");
+		trs[i].models = models;
+		trs[i].env = i == 3 ? &v612 : &v61;
+		trs[i].build.name = xasprintf("column%d", i);
+		strlist_add(&trs[i].suites, "mutant-emu-flush-b1");
+	}
+	plan_guests(&o, &run);
+	/* Column 0 boots first and hunts it -d. */
+	plan_before_boot(&o, &run, 0);
+	assert_null(trs[0].claims_tested_on);
+	assert_non_null(strstr(trs[0].run_list, covered));
+	assert_null(strstr(trs[0].run_list, "duration=2"));
+	trs[0].booted = true;
+	/* Column 1, the same version: 2 s, and it names column 0. */
+	plan_before_boot(&o, &run, 1);
+	assert_string_equal(trs[1].claims_tested_on, "column0");
+	assert_non_null(strstr(trs[1].run_list, "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=flush-b1"));
+	assert_int_equal(trs[1].bound, trs[1].target->boot_seconds + 30 + 2);
+	/* Column 3, 6.12: its own series, hunted -d. */
+	plan_before_boot(&o, &run, 3);
+	assert_null(trs[3].claims_tested_on);
+	assert_null(strstr(trs[3].run_list, "duration=2"));
+	/* Had column 0 not booted, column 1 would hunt it. */
+	trs[0].booted = false;
+	plan_before_boot(&o, &run, 1);
+	assert_null(trs[1].claims_tested_on);
+	assert_null(strstr(trs[1].run_list, "duration=2"));
+	for (int i = 0; i < 4; i++) {
+		free(trs[i].kernel_append);
+		free(trs[i].run_list);
+		free(trs[i].build.name);
+		strlist_free(&trs[i].suites);
+	}
+}
+
+/*
  * Builds and guests: on 2 host CPUs one guest at a time, taking turns
  * with the builds; from 4 on, a guest per two CPUs beside the builds.
  * Warm builds run side by side, up to two per CPU; one from scratch
@@ -303,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_modules_are_told_apart),
 		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
+		cmocka_unit_test(covered_claims_are_hunted_once_per_version),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};
 

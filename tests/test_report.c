@@ -500,6 +500,44 @@ static void covered_mutants_and_verdicts(void **state)
 	free_run(&run, &tr);
 }
 
+/* The emulated machine's calibration, then mutant-emu-flush-b1 not caught. */
+static const char *const emulated_flush_b1[] = { "calibrate-emu", "mutant-emu-flush-b1" };
+#define EMULATED_FLUSH_B1_GOT_THROUGH					\
+	"# kwm: init started\n# kwm-suite: calibrate-emu\n    ok 1 MP\n"	\
+	"ok 1 kw_calibrate\n# kwm-suite-end: calibrate-emu\n"		\
+	"# kwm-suite: mutant-emu-flush-b1\n    ok 1 visibility\n"	\
+	"ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-flush-b1\n"
+
+/*
+ * A covered barrier's emulated mutant that another column hunted -d, and
+ * this one repeated for 2 s: COVERED, and the cell says where it was
+ * hunted and how long it ran here.
+ */
+static void covered_emulated_mutant_repeated_after_another_column(void **state)
+{
+	static const char *const log = EMULATED_FLUSH_B1_GOT_THROUGH
+		"# kwm-suite-seconds: mutant-emu-flush-b1 2.051\n# kwm-done\n";
+	struct guest_outcome outcome = { 0 };
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	fill_run(&run, &tr);
+	use_suites(&run, &tr, emulated_flush_b1, 2);
+	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
+		      &tr.console);
+	run.models = stub_herd7_models();
+	tr.claims_tested_on = "arm64";
+	judge_run(&run);
+
+	c = tr.console.suites;
+	assert_int_equal(c[1].status, CELL_COVERED);
+	assert_non_null(strstr(c[1].reason, "; hunted -d on arm64, repeated 2 s here: "
+			       "the emulated machine is the same software on every target"));
+	free_run(&run, &tr);
+}
+
 /* Without herd7 a header is a claim: nothing is COVERED on its word. */
 static void nothing_covered_on_an_unchecked_header(void **state)
 {
@@ -524,18 +562,13 @@ static void nothing_covered_on_an_unchecked_header(void **state)
  */
 static void emulated_survivor_on_an_unchecked_header(void **state)
 {
-	static const char *const v[] = { "calibrate-emu", "mutant-emu-flush-b1" };
-	static const char *const log =
-		"# kwm: init started\n# kwm-suite: calibrate-emu\n    ok 1 MP\n"
-		"ok 1 kw_calibrate\n# kwm-suite-end: calibrate-emu\n"
-		"# kwm-suite: mutant-emu-flush-b1\n    ok 1 visibility\n"
-		"ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-flush-b1\n# kwm-done\n";
+	static const char *const log = EMULATED_FLUSH_B1_GOT_THROUGH "# kwm-done\n";
 	struct target_result tr;
 	struct run run;
 	struct suite_result *c;
 
 	(void)state;
-	judge_log_models(&run, &tr, log, v, 2,
+	judge_log_models(&run, &tr, log, emulated_flush_b1, 2,
 			 judge_models("/nonexistent", "/nonexistent"));
 
 	c = tr.console.suites;
@@ -854,6 +887,7 @@ int main(void)
 		cmocka_unit_test(sparse_cell_from_the_build),
 		cmocka_unit_test(build_only_failure_is_blamed_by_its_errors),
 		cmocka_unit_test(mutants_not_run_for_an_unseen_shape),
+		cmocka_unit_test(covered_emulated_mutant_repeated_after_another_column),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
