@@ -165,11 +165,6 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 }
 
 /*
- * A survivor on the emulated machine: that machine reorders every
- * unfenced shape where calibrate-emu passed, so getting through means
- * the torture did not race hard enough, not that nothing reorders.
- */
-/*
  * What a survivor's cell adds about its own run: held back by the
  * calibration before it, or a short repeat of the hunt another column
  * made -d (plan.c, repeats_model_claim()).
@@ -185,6 +180,11 @@ static char *survivor_run_note(const struct target_result *tr,
 	return xstrdup("");
 }
 
+/*
+ * A survivor on the emulated machine: that machine reorders every
+ * unfenced shape where calibrate-emu passed, so getting through means
+ * the torture did not race hard enough, not that nothing reorders.
+ */
 static void judge_emulated_survivor(const struct run *run,
 				    const struct target_result *tr,
 				    struct suite_result *s, const struct suite *suite)

@@ -299,8 +299,9 @@ void plan_before_boot(const struct options *o, struct run *run, int i)
 {
 	struct target_result *tr = &run->targets[i];
 	const char *tested_on = NULL;
+	bool claims = tests_model_claims(tr);
 
-	for (int j = 0; j < i && !tested_on && tests_model_claims(tr); j++) {
+	for (int j = 0; j < i && claims && !tested_on; j++) {
 		const struct target_result *on = &run->targets[j];
 
 		if (on->booted && on->env == tr->env && !on->claims_tested_on &&
