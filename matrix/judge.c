@@ -12,6 +12,7 @@
 
 #include "checkpatch.h"
 #include "oracles.h"
+#include "plan.h"
 #include "suites.h"
 #include "subject.h"
 #include "util.h"
@@ -164,20 +165,30 @@ static char *survivor_reason(const struct suite_result *s, const struct shape_ra
 	return why;
 }
 
+/* A short repeat of the hunt another column made -d (plan_repeats_hunt()). */
+static char *repeat_note(const struct target_result *tr, const struct suite_result *s)
+{
+	return xasprintf("hunted -d on %s, repeated %.0f s here: the emulated machine is the same software on every target",
+			 tr->emu_hunted_on, s->seconds);
+}
+
 /*
  * What a survivor's cell adds about its own run: held back by the
- * calibration before it, or a short repeat of the hunt another column
- * made -d (plan.c, repeats_model_claim()).
+ * calibration before it, or a short repeat of another column's hunt.
  */
 static char *survivor_run_note(const struct target_result *tr,
 			       const struct suite_result *s, const struct suite *suite)
 {
+	char *repeat, *note;
+
 	if (s->not_run)
 		return xasprintf("; not run here: %s", s->not_run);
-	if (suite->emulated && tr->claims_tested_on)
-		return xasprintf("; hunted -d on %s, repeated %.0f s here: the emulated machine is the same software on every target",
-				 tr->claims_tested_on, s->seconds);
-	return xstrdup("");
+	if (!plan_repeats_hunt(tr, suite))
+		return xstrdup("");
+	repeat = repeat_note(tr, s);
+	note = xasprintf("; %s", repeat);
+	free(repeat);
+	return note;
 }
 
 /*
@@ -575,13 +586,25 @@ static void judge_litmus(struct target_result *tr, struct suite_result *s, int s
 	free(could_not);
 }
 
-/* Every KTAP case passed, or not: what parsing the console found stands. */
+/*
+ * Every KTAP case passed, or not: what parsing the console found stands.
+ * A test of the emulated machine another column hunted says so.
+ */
 static void judge_ktap(const struct run *run, struct target_result *tr,
 		       struct suite_result *s, const struct suite *suite)
 {
+	char *repeat, *reason;
+
 	(void)run;
 	if (suite->litmus_side && s->status == CELL_PASS)
 		judge_litmus(tr, s, suite->litmus_side - 1);
+	if (!plan_repeats_hunt(tr, suite))
+		return;
+	repeat = repeat_note(tr, s);
+	reason = s->reason ? xasprintf("%s; %s", s->reason, repeat) : xstrdup(repeat);
+	free(repeat);
+	free(s->reason);
+	s->reason = reason;
 }
 
 /* How each kind of suite is judged: locktorture's cur_ops, for cells. */

@@ -41,8 +41,8 @@ static const char *params_of(const struct suite *s)
 /* -d, or more where the column's oracle needs it. */
 /* A native mutant's torture under TCG (suite_seconds()). */
 #define TCG_NATIVE_MUTANT_SECONDS	2
-/* A covered emulated mutant another column hunted -d (suite_seconds()). */
-#define REPEATED_CLAIM_SECONDS		2
+/* A test of the emulated machine another column hunted -d (suite_seconds()). */
+#define REPEATED_HUNT_SECONDS		2
 
 static int torture_seconds(const struct options *o, const struct target_result *tr)
 {
@@ -70,23 +70,26 @@ static bool only_reordering_kills(const struct options *o,
 }
 
 /*
- * A covered barrier's mutant on the emulated machine tests the memory
- * model's claim that nothing can kill it.  That machine is the same
- * software on every target (calibrate/kw_emu.h), so each version's
- * claims are hunted -d in the first guest that boots with them; a later
- * column of the same version and series runs them
- * REPEATED_CLAIM_SECONDS (a kill there is still a CONTRADICTION), and
- * its cells name the column that hunted them.
+ * What passes where the emulated machine is right: its own tests
+ * (calibrate-emu, litmus-emu, torture-emu: same_everywhere) and a covered
+ * barrier's mutant on it, the memory model's claim that nothing can kill
+ * it.  That machine is the same software on every target
+ * (calibrate/kw_emu.h), so each version's are hunted -d in the first guest
+ * that boots with them; a later column of the same version and series
+ * runs them REPEATED_HUNT_SECONDS (a failure or a kill there still
+ * counts), and its cells name the column that hunted them.
  */
-static bool tests_model_claim(const struct target_result *tr, const struct suite *s)
+static bool tests_emulated_machine(const struct target_result *tr, const struct suite *s)
 {
+	if (s->same_everywhere)
+		return true;
 	return s->kind == SUITE_MUTANT && s->emulated &&
 	       lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of));
 }
 
-static bool repeats_model_claim(const struct target_result *tr, const struct suite *s)
+bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s)
 {
-	return tr->claims_tested_on && tests_model_claim(tr, s);
+	return tr->emu_hunted_on && tests_emulated_machine(tr, s);
 }
 
 /*
@@ -100,8 +103,8 @@ static bool repeats_model_claim(const struct target_result *tr, const struct sui
  * CONTRADICTION, looked for as long as every other suite runs).
  *
  * A native mutant that only reordering can kill (only_reordering_kills())
- * runs TCG_NATIVE_MUTANT_SECONDS, where it runs at all; a covered
- * emulated mutant another column hunted, REPEATED_CLAIM_SECONDS.
+ * runs TCG_NATIVE_MUTANT_SECONDS, where it runs at all; a test of the
+ * emulated machine another column hunted, REPEATED_HUNT_SECONDS.
  */
 static int suite_seconds(const struct options *o, const struct target_result *tr,
 			 const struct suite *s)
@@ -114,8 +117,8 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 		return 0;
 	if (only_reordering_kills(o, tr, s) && seconds > TCG_NATIVE_MUTANT_SECONDS)
 		return TCG_NATIVE_MUTANT_SECONDS;
-	if (repeats_model_claim(tr, s) && o->duration > REPEATED_CLAIM_SECONDS)
-		return REPEATED_CLAIM_SECONDS;
+	if (plan_repeats_hunt(tr, s) && o->duration > REPEATED_HUNT_SECONDS)
+		return REPEATED_HUNT_SECONDS;
 	/* Nothing to sample for: an oracle's min_seconds does not apply. */
 	if (covered)
 		return o->duration;
@@ -286,11 +289,11 @@ static bool asks_for(const struct target_result *tr, enum suite_kind kind)
 	return false;
 }
 
-/* Whether column @tr's guest runs a covered barrier's emulated mutant. */
-static bool tests_model_claims(const struct target_result *tr)
+/* Whether column @tr's guest tests the emulated machine (tests_emulated_machine()). */
+static bool tests_emulated_machines(const struct target_result *tr)
 {
 	for (int i = 0; i < tr->suites.n; i++)
-		if (tests_model_claim(tr, suite_find(tr->suites.v[i])))
+		if (tests_emulated_machine(tr, suite_find(tr->suites.v[i])))
 			return true;
 	return false;
 }
@@ -299,18 +302,18 @@ void plan_before_boot(const struct options *o, struct run *run, int i)
 {
 	struct target_result *tr = &run->targets[i];
 	const char *tested_on = NULL;
-	bool claims = tests_model_claims(tr);
+	bool tests_it = tests_emulated_machines(tr);
 
-	for (int j = 0; j < i && claims && !tested_on; j++) {
+	for (int j = 0; j < i && tests_it && !tested_on; j++) {
 		const struct target_result *on = &run->targets[j];
 
-		if (on->booted && on->env == tr->env && !on->claims_tested_on &&
-		    tests_model_claims(on))
+		if (on->booted && on->env == tr->env && !on->emu_hunted_on &&
+		    tests_emulated_machines(on))
 			tested_on = on->build.name;
 	}
-	if (tested_on == tr->claims_tested_on)
+	if (tested_on == tr->emu_hunted_on)
 		return;
-	tr->claims_tested_on = tested_on;
+	tr->emu_hunted_on = tested_on;
 	free(tr->run_list);
 	tr->run_list = plan_run(o, tr);
 	tr->bound = plan_guest_bound(o, tr);

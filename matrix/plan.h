@@ -14,6 +14,8 @@
 #include "series.h"
 #include "tree.h"
 
+struct suite;
+
 /* One kernel version: its source tree, its series, and how to build on it. */
 struct version {
 	struct source src;
@@ -40,11 +42,14 @@ void plan_guests(const struct options *o, struct run *run);
 
 /*
  * Column @i's plan made again as its guest is about to boot, after the
- * columns before it that booted: a covered barrier's mutant on the
- * emulated machine, which one of them hunted -d, runs shorter here
- * (plan.c, repeats_model_claim()).
+ * columns before it that booted: a test of the emulated machine (its own,
+ * or a covered barrier's mutant on it), which one of them hunted -d, runs
+ * shorter here (plan_repeats_hunt()).
  */
 void plan_before_boot(const struct options *o, struct run *run, int i);
+
+/* Whether column @tr runs @s briefly, another column having hunted it -d. */
+bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s);
 
 /*
  * The guest's kernel command line for column @tr (free it): everything

@@ -49,7 +49,7 @@ struct target_result {
 	char *run_list;			/* "kwm.run=...", in its initrd */
 	int bound;			/* seconds the guest may take */
 	bool booted;			/* its guest was started */
-	const char *claims_tested_on;	/* the column that hunts its covered emulated mutants -d */
+	const char *emu_hunted_on;	/* the column that hunts the emulated machine's tests -d */
 	const char *accel;		/* "kvm" or "tcg" (guest_accel()) */
 	char *accel_note;		/* and why */
 	bool under_tcg;			/* its guest is emulated by TCG */

@@ -61,6 +61,7 @@ const struct suite kwm_suites[] = {
 		.modules = "emu/kw_calibrate",
 		.seconds = 30,
 		.duration_module = "kw_calibrate",
+		.same_everywhere = true,
 		.kernels = "plain",
 		.by_default = true,
 	},
@@ -109,6 +110,7 @@ const struct suite kwm_suites[] = {
 		.seconds = 60,
 		.duration_module = "kw_litmus",
 		.litmus_side = 1 + LITMUS_EMULATED,
+		.same_everywhere = true,
 		.kernels = "plain",
 		.by_default = true,
 	},
@@ -224,6 +226,7 @@ const struct suite kwm_suites[] = {
 		.params = EMULATED_WINDOWS,
 		/* The control: each barrier's steering in turn finds nothing. */
 		.own_params = "kw_worker_emu.emu_direct=each",
+		.same_everywhere = true,
 		.kernels = "plain",
 		.by_default = true,
 	},

@@ -261,6 +261,17 @@ static void only_needed_barriers_are_hunted(void **state)
 	strlist_free(&tr.suites);
 }
 
+/* What plan_guests() and the tests below gave columns @trs. */
+static void free_columns(struct target_result *trs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(trs[i].kernel_append);
+		free(trs[i].run_list);
+		free(trs[i].build.name);
+		strlist_free(&trs[i].suites);
+	}
+}
+
 /*
  * A covered barrier's emulated mutant is hunted -d by the first guest of
  * its version that boots; a later column of that version repeats it 2 s,
@@ -295,30 +306,59 @@ static void covered_claims_are_hunted_once_per_version(void **state)
 	plan_guests(&o, &run);
 	/* Column 0 boots first and hunts it -d. */
 	plan_before_boot(&o, &run, 0);
-	assert_null(trs[0].claims_tested_on);
+	assert_null(trs[0].emu_hunted_on);
 	assert_non_null(strstr(trs[0].run_list, covered));
 	assert_null(strstr(trs[0].run_list, "duration=2"));
 	trs[0].booted = true;
 	/* Column 1, the same version: 2 s, and it names column 0. */
 	plan_before_boot(&o, &run, 1);
-	assert_string_equal(trs[1].claims_tested_on, "column0");
+	assert_string_equal(trs[1].emu_hunted_on, "column0");
 	assert_non_null(strstr(trs[1].run_list, "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=flush-b1"));
 	assert_int_equal(trs[1].bound, trs[1].target->boot_seconds + 30 + 2);
 	/* Column 3, 6.12: its own series, hunted -d. */
 	plan_before_boot(&o, &run, 3);
-	assert_null(trs[3].claims_tested_on);
+	assert_null(trs[3].emu_hunted_on);
 	assert_null(strstr(trs[3].run_list, "duration=2"));
 	/* Had column 0 not booted, column 1 would hunt it. */
 	trs[0].booted = false;
 	plan_before_boot(&o, &run, 1);
-	assert_null(trs[1].claims_tested_on);
+	assert_null(trs[1].emu_hunted_on);
 	assert_null(strstr(trs[1].run_list, "duration=2"));
-	for (int i = 0; i < 4; i++) {
-		free(trs[i].kernel_append);
-		free(trs[i].run_list);
-		free(trs[i].build.name);
-		strlist_free(&trs[i].suites);
+	free_columns(trs, 4);
+}
+
+/*
+ * The emulated machine's own tests, where no model claims anything: the
+ * first column hunts them -d, a later one of the same version repeats
+ * each 2 s.
+ */
+static void emulated_machine_tests_are_hunted_once(void **state)
+{
+	static const char *const own[] = { "calibrate-emu", "litmus-emu", "torture-emu" };
+	struct build_env v61 = { 0 };
+	struct options o = { .duration = 10 };
+	struct target_result trs[2] = { 0 };
+	struct run run = { .targets = trs, .nr_targets = 2 };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		trs[i].target = target_find(i ? "arm64" : "riscv64");
+		trs[i].env = &v61;
+		trs[i].build.name = xasprintf("column%d", i);
+		for (int j = 0; j < 3; j++)
+			strlist_add(&trs[i].suites, own[j]);
 	}
+	plan_guests(&o, &run);
+	plan_before_boot(&o, &run, 0);
+	assert_null(trs[0].emu_hunted_on);
+	assert_null(strstr(trs[0].run_list, "duration=2"));
+	trs[0].booted = true;
+	plan_before_boot(&o, &run, 1);
+	assert_string_equal(trs[1].emu_hunted_on, "column0");
+	assert_non_null(strstr(trs[1].run_list, "calibrate-emu:emu/kw_calibrate:kw_calibrate.duration=2"));
+	assert_non_null(strstr(trs[1].run_list, "litmus-emu:emu/kw_litmus:kw_litmus.duration=2"));
+	assert_non_null(strstr(trs[1].run_list, "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=each"));
+	free_columns(trs, 2);
 }
 
 /*
@@ -364,6 +404,7 @@ int main(void)
 		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
 		cmocka_unit_test(covered_claims_are_hunted_once_per_version),
+		cmocka_unit_test(emulated_machine_tests_are_hunted_once),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};
 

@@ -509,11 +509,12 @@ static const char *const emulated_flush_b1[] = { "calibrate-emu", "mutant-emu-fl
 	"ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-flush-b1\n"
 
 /*
- * A covered barrier's emulated mutant that another column hunted -d, and
- * this one repeated for 2 s: COVERED, and the cell says where it was
- * hunted and how long it ran here.
+ * The emulated machine's calibration and a covered barrier's emulated
+ * mutant, which another column hunted -d, and this one repeated for 2 s:
+ * PASS and COVERED, and each cell says where it was hunted and how long
+ * it ran here.
  */
-static void covered_emulated_mutant_repeated_after_another_column(void **state)
+static void emulated_machine_tests_repeated_after_another_column(void **state)
 {
 	static const char *const log = EMULATED_FLUSH_B1_GOT_THROUGH
 		"# kwm-suite-seconds: mutant-emu-flush-b1 2.051\n# kwm-done\n";
@@ -528,10 +529,13 @@ static void covered_emulated_mutant_repeated_after_another_column(void **state)
 	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
 		      &tr.console);
 	run.models = stub_herd7_models();
-	tr.claims_tested_on = "arm64";
+	tr.models = run.models;	/* as collect.c does */
+	tr.emu_hunted_on = "arm64";
 	judge_run(&run);
 
 	c = tr.console.suites;
+	assert_int_equal(c[0].status, CELL_PASS);
+	assert_non_null(strstr(c[0].reason, "hunted -d on arm64, repeated "));
 	assert_int_equal(c[1].status, CELL_COVERED);
 	assert_non_null(strstr(c[1].reason, "; hunted -d on arm64, repeated 2 s here: "
 			       "the emulated machine is the same software on every target"));
@@ -887,7 +891,7 @@ int main(void)
 		cmocka_unit_test(sparse_cell_from_the_build),
 		cmocka_unit_test(build_only_failure_is_blamed_by_its_errors),
 		cmocka_unit_test(mutants_not_run_for_an_unseen_shape),
-		cmocka_unit_test(covered_emulated_mutant_repeated_after_another_column),
+		cmocka_unit_test(emulated_machine_tests_repeated_after_another_column),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
