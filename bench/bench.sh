@@ -26,12 +26,16 @@
 #                                      run on an empty cache (ccache too),
 #                                      until the first column's cells and
 #                                      verdicts are printed (~9 min)
+#   BENCH_ONLY=cold bench/bench.sh     issue 27's goal 2 alone: kunit.py cold,
+#                                      the edit loop, then the whole default
+#                                      run cold, one after the other (~20 min)
 #   BENCH_COLD=1 bench/bench.sh
 #   BENCH_DURATION=20 bench/bench.sh   torture seconds (default 10)
 set -eu
 cd "$(dirname "$0")/.."
 KWM=${KWM:-build/kwmatrix}
 DURATION=${BENCH_DURATION:-10}
+[ "${BENCH_ONLY:-}" = cold ] && BENCH_COLD=1
 work=$(mktemp -d /tmp/kwm-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 [ -x "$KWM" ] || make -s "$KWM"
@@ -247,7 +251,7 @@ if [ "${BENCH_ONLY:-}" = kills ]; then
 	exit 0
 fi
 
-if [ "${BENCH_ONLY:-}" != edit ]; then
+if [ "${BENCH_ONLY:-}" != edit ] && [ "${BENCH_ONLY:-}" != cold ]; then
 	echo "# the cost of each axis alone (torture ${DURATION} s; BENCH_COLD=1 for an empty cache)"
 	axis version -V 6.12 -t arm64 -k plain
 	axis x86_64 -t x86_64 -k plain
@@ -317,15 +321,17 @@ fi
 
 [ "${BENCH_ONLY:-}" = edit ] && exit 0
 
-echo "# the plain kernels, torture ${DURATION} s: kwmatrix run -k plain -d $DURATION"
-"$KWM" run --repo . -r "$work/full" -k plain -d "$DURATION" >/dev/null 2>&1 || true
-summary "$work"/full/*/matrix.json | grep -v " build "
-litmus_costs "$work"/full/*/matrix.json | grep " tests: "
-suite_costs "$work"/full/*/matrix.json | grep " suites, "
+if [ "${BENCH_ONLY:-}" != cold ]; then
+	echo "# the plain kernels, torture ${DURATION} s: kwmatrix run -k plain -d $DURATION"
+	"$KWM" run --repo . -r "$work/full" -k plain -d "$DURATION" >/dev/null 2>&1 || true
+	summary "$work"/full/*/matrix.json | grep -v " build "
+	litmus_costs "$work"/full/*/matrix.json | grep " tests: "
+	suite_costs "$work"/full/*/matrix.json | grep " suites, "
 
-echo "# the oracles on arm64: kwmatrix run -t arm64 -k kcsan,kasan -d $DURATION"
-"$KWM" run --repo . -r "$work/oracles" -t arm64 -k kcsan,kasan -d "$DURATION" >/dev/null 2>&1 || true
-summary "$work"/oracles/*/matrix.json
+	echo "# the oracles on arm64: kwmatrix run -t arm64 -k kcsan,kasan -d $DURATION"
+	"$KWM" run --repo . -r "$work/oracles" -t arm64 -k kcsan,kasan -d "$DURATION" >/dev/null 2>&1 || true
+	summary "$work"/oracles/*/matrix.json
+fi
 
 if [ "${BENCH_COLD:-0}" = 1 ]; then
 	# Issue 27's goal 2: a newcomer's whole default run, empty cache and

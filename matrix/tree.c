@@ -68,7 +68,9 @@ int source_unpack(struct source *src, const char *log)
 			 src->root);
 		rm_rf(tmp);
 		mkdir_p(tmp);
-		cmd = xasprintf("tar -xJf '%s' -C '%s'", src->tarball, tmp);
+		/* Debian's tarball is xz in blocks: unpacked on every CPU, not one. */
+		cmd = xasprintf("tar -x --use-compress-program='xz -T0' -f '%s' -C '%s'",
+				src->tarball, tmp);
 		ret = run_shell(cmd, log);
 		free(cmd);
 		if (ret || !path_exists(top) || rename(top, src->pristine)) {
