@@ -12,8 +12,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -104,27 +102,22 @@ static void build_column(struct run_state *st, int i)
 	}
 }
 
-/* The builds' nice value: the lowest priority there is. */
-#define BUILD_NICE	19
-
 /*
  * A builder thread: it takes the next column no builder has taken, until
- * none is left.  Its makes run at the lowest priority, beside the guests
- * of the columns built before: a guest's suites run -d seconds however
- * much CPU they get, and a build beside one takes only what it leaves
- * idle.  (At the guest's own priority, a build on 2 host CPUs starved a
- * torture to a tenth of its rate and let detector-early-done survive.)
+ * none is left.  Alone and taking turns with the guests, it waits for
+ * each column's guest before the next build.
  */
 static void *build_columns(void *arg)
 {
 	struct run_state *st = arg;
 	int nr = st->run.nr_targets, i;
 
-	/* Per thread on Linux, and inherited by the makes it starts. */
-	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), BUILD_NICE);
 	while (!stop_requested && (i = atomic_fetch_add(&st->next_column, 1)) < nr) {
 		build_column(st, i);
 		atomic_store(&st->built[i], true);
+		while (st->alternate && st->nr_builders == 1 && i + 1 < nr &&
+		       atomic_load(&st->booted) < i + 1 && !stop_requested)
+			guests_wait();
 	}
 	atomic_fetch_sub(&st->building, 1);
 	return NULL;
@@ -153,6 +146,7 @@ static void start_builders(struct run_state *st, int n)
 	}
 	if (!st->nr_builders) {
 		/* No thread: build everything first, then boot. */
+		st->alternate = false;
 		atomic_store(&st->building, 1);
 		build_columns(st);
 	}
@@ -236,7 +230,7 @@ static void show_ended_guests(struct run_state *st)
 	}
 }
 
-/* Each column's guest boots as soon as its kernel is built, beside the next builds. */
+/* Each column's guest boots as soon as its kernel is built (plan_boot_policy()). */
 void stage_build_and_boot(struct run_state *st)
 {
 	struct run *run = &st->run;
@@ -255,6 +249,7 @@ void stage_build_and_boot(struct run_state *st)
 	setenv("CCACHE_DEPEND", "1", 1);
 	st->guests = xcalloc(run->nr_targets, sizeof(*st->guests));
 	guests_start(&pool, st->guests, policy.slots);
+	st->alternate = policy.alternate;
 	st->built = xcalloc(run->nr_targets, sizeof(*st->built));
 	st->shown = xcalloc(run->nr_targets, sizeof(*st->shown));
 	st->said = xcalloc(kwm_nr_subject_versions * kwm_nr_barrier_tags, sizeof(*st->said));
@@ -264,11 +259,16 @@ void stage_build_and_boot(struct run_state *st)
 	for (;;) {
 		bool building = atomic_load(&st->building) > 0;
 
-		for (; prepared < run->nr_targets && atomic_load(&st->built[prepared]); prepared++)
-			if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
-				pool.nr = ++st->nr_guests;
+		/* Taking turns, the guests wait for builds side by side. */
+		if (!building || !st->alternate || st->nr_builders == 1)
+			for (; prepared < run->nr_targets && atomic_load(&st->built[prepared]);
+			     prepared++)
+				if (prepare_guest(st, prepared, &st->guests[st->nr_guests]))
+					pool.nr = ++st->nr_guests;
 		guests_poll(&pool, &stop_requested);
 		show_ended_guests(st);
+		if (guests_idle(&pool))
+			atomic_store(&st->booted, prepared);
 		/* Done building: every built column has been prepared above. */
 		if (!building && (guests_idle(&pool) || (stop_requested && !pool.running)))
 			break;

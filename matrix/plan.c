@@ -257,6 +257,7 @@ struct boot_policy plan_boot_policy(long ncpu, int nr_columns, int nr_cold)
 
 	return (struct boot_policy){
 		.slots = ncpu / GUEST_VCPUS > 0 ? (int)(ncpu / GUEST_VCPUS) : 1,
+		.alternate = ncpu < 2 * GUEST_VCPUS,
 		.builders = builders < nr_columns ? builders : (nr_columns > 0 ? nr_columns : 1),
 	};
 }

@@ -65,19 +65,23 @@ int plan_guest_bound(const struct options *o, const struct target_result *tr);
 
 /*
  * How builds and guests share @ncpu host CPUs: a slot per two (a guest
- * has GUEST_VCPUS), at least one.  A column's guest boots as soon as its
- * kernel is built, beside the builds still to come, which take only the
- * CPU it leaves idle (build_columns() in pipeline.c).
+ * has GUEST_VCPUS), at least one; and where there are not CPUs for a
+ * build beside a guest, they take turns (@alternate): on 2 host CPUs a
+ * torture beside a build starved to a tenth of its rate and let
+ * detector-early-done survive, so each build waits for the guest before
+ * it.  Either way a column's guest boots as soon as its kernel is built.
  *
  * @builders: how many of the @nr_columns builds run side by side.  A
  * build from scratch (@nr_cold of them) keeps every CPU busy with its
  * own make -j, so builds then go one at a time.  A warm one (the
  * subject's modules again, W=1, sparse, the test modules) is mostly one
  * make reading kbuild's makefiles, one CPU's work: all of them, up to
- * two per CPU, run at once.
+ * two per CPU, run at once.  Where they take turns with the guests, the
+ * guests then wait for all of them.
  */
 struct boot_policy {
 	int slots;
+	bool alternate;
 	int builders;
 };
 

@@ -47,6 +47,16 @@ struct run_state {
 	atomic_int building;		/* builders still at work */
 	pthread_t *builders;
 	int nr_builders;		/* threads started */
+	/*
+	 * Where the host has no CPUs for a build beside a guest, they take
+	 * turns: each column's guest runs as soon as its kernel is built,
+	 * and the next build waits for it (@booted: the columns whose
+	 * guests are done).  The first answer comes after one build and one
+	 * guest, not after every build.  Warm builds side by side
+	 * (plan_boot_policy()) all end before the first guest boots.
+	 */
+	bool alternate;
+	atomic_int booted;
 	bool *shown;			/* the column's cells printed early */
 	int *said;			/* each verdict's kind printed early, or -1 */
 	char *setup_log, *ccache_dir;

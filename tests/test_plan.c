@@ -362,9 +362,10 @@ static void emulated_machine_tests_are_hunted_once(void **state)
 }
 
 /*
- * Builds and guests: a guest per two host CPUs, at least one, beside the
- * builds.  Warm builds run side by side, up to two per CPU; one from
- * scratch anywhere among them, and they go one at a time.
+ * Builds and guests: on 2 host CPUs one guest at a time, taking turns
+ * with the builds; from 4 on, a guest per two CPUs beside the builds.
+ * Warm builds run side by side, up to two per CPU; one from scratch
+ * anywhere among them, and they go one at a time.
  */
 static void boot_policy_by_host_cpus(void **state)
 {
@@ -372,11 +373,14 @@ static void boot_policy_by_host_cpus(void **state)
 		long ncpu;
 		int columns, cold;
 		int slots;
+		bool alternate;
 		int builders;
 	} want[] = {
-		{ 1, 3, 0, 1, 1 }, { 2, 3, 0, 1, 3 }, { 2, 3, 1, 1, 1 },
-		{ 2, 8, 0, 1, 4 }, { 3, 3, 0, 1, 3 }, { 4, 3, 0, 2, 3 },
-		{ 8, 3, 3, 4, 1 }, { -1, 3, 0, 1, 1 }, { 2, 0, 0, 1, 1 },
+		{ 1, 3, 0, 1, true, 1 }, { 2, 3, 0, 1, true, 3 },
+		{ 2, 3, 1, 1, true, 1 }, { 2, 8, 0, 1, true, 4 },
+		{ 3, 3, 0, 1, true, 3 }, { 4, 3, 0, 2, false, 3 },
+		{ 8, 3, 3, 4, false, 1 }, { -1, 3, 0, 1, true, 1 },
+		{ 2, 0, 0, 1, true, 1 },
 	};
 
 	(void)state;
@@ -385,6 +389,7 @@ static void boot_policy_by_host_cpus(void **state)
 							want[i].cold);
 
 		assert_int_equal(p.slots, want[i].slots);
+		assert_int_equal(p.alternate, want[i].alternate);
 		assert_int_equal(p.builders, want[i].builders);
 	}
 }
