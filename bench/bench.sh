@@ -347,7 +347,7 @@ if [ "${BENCH_COLD:-0}" = 1 ]; then
 	printf 'whole default, cold: %.1f s\n' "$whole"
 	if [ -n "${kunit_cold:-}" ]; then
 		against_kunit "$whole" "$kunit_cold" cold 1.0 \
-			"three kernel builds from scratch and three guests, one after another (a guest keeps both CPUs busy: beside a build it would only share them); the guests' suites run -d seconds each, however fast the machine builds"
+			"three kernel builds from scratch and three guests, taking turns (builds beside the guests, even at nice 19, starved the seed's torture: README); the guests' suites run -d seconds each, however fast the machine builds"
 	fi
 else
 	echo "# the whole default, cold: not measured (BENCH_COLD=1 bench/bench.sh measures it, about 30 min)"
