@@ -174,7 +174,8 @@ static char *repeat_note(const struct target_result *tr, const struct suite_resu
 
 /*
  * What a survivor's cell adds about its own run: held back by the
- * calibration before it, or a short repeat of another column's hunt.
+ * calibration before it, a covered mutant sampled, or a short repeat of
+ * another column's hunt.
  */
 static char *survivor_run_note(const struct target_result *tr,
 			       const struct suite_result *s, const struct suite *suite)
@@ -183,6 +184,9 @@ static char *survivor_run_note(const struct target_result *tr,
 
 	if (s->not_run)
 		return xasprintf("; not run here: %s", s->not_run);
+	if (plan_samples_covered(tr, suite))
+		return xasprintf("; sampled %.0f s here (hunted -d with an oracle kernel: -k all)",
+				 s->seconds);
 	if (!plan_repeats_hunt(tr, suite))
 		return xstrdup("");
 	repeat = repeat_note(tr, s);

@@ -43,6 +43,8 @@ static const char *params_of(const struct suite *s)
 #define TCG_NATIVE_MUTANT_SECONDS	2
 /* A test of the emulated machine another column hunted -d (suite_seconds()). */
 #define REPEATED_HUNT_SECONDS		2
+/* A covered barrier's emulated mutant where the run samples it (suite_seconds()). */
+#define COVERED_SAMPLE_SECONDS		2
 
 static int torture_seconds(const struct options *o, const struct target_result *tr)
 {
@@ -69,22 +71,55 @@ static bool only_reordering_kills(const struct options *o,
 	       !tr->oracle && tr->under_tcg && !o->lava;
 }
 
+static bool is_covered_emulated_mutant(const struct target_result *tr,
+				      const struct suite *s)
+{
+	return s->kind == SUITE_MUTANT && s->emulated &&
+	       lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of));
+}
+
+/*
+ * Whether the run hunts covered barriers' emulated mutants -d: where it
+ * spends time for depth, with an oracle kernel (the nightly's -k all), or
+ * may boot a real board (-L).  Otherwise each is sampled
+ * COVERED_SAMPLE_SECONDS on every column: the memory model says nothing
+ * can kill it, and on the emulated machine every uncovered barrier's
+ * mutant died within 1.4 s (docs/figures.md), so hunting longer looks
+ * only for the model to be wrong.
+ */
+static bool hunts_covered(const struct options *o)
+{
+	bool found;
+
+	if (o->lava)
+		return true;
+	for (int i = 0; i < o->kernels.n; i++)
+		if (oracle_find(o->kernels.v[i], &found))
+			return true;
+	return false;
+}
+
+bool plan_samples_covered(const struct target_result *tr, const struct suite *s)
+{
+	return tr->samples_covered && is_covered_emulated_mutant(tr, s);
+}
+
 /*
  * What passes where the emulated machine is right: its own tests
- * (calibrate-emu, litmus-emu, torture-emu: same_everywhere) and a covered
- * barrier's mutant on it, the memory model's claim that nothing can kill
- * it.  That machine is the same software on every target
- * (calibrate/kw_emu.h), so each version's are hunted -d in the first guest
- * that boots with them; a later column of the same version and series
- * runs them REPEATED_HUNT_SECONDS (a failure or a kill there still
- * counts), and its cells name the column that hunted them.
+ * (calibrate-emu, litmus-emu, torture-emu: same_everywhere) and, where the
+ * run hunts them (hunts_covered()), a covered barrier's mutant on it, the
+ * memory model's claim that nothing can kill it.  That machine is the
+ * same software on every target (calibrate/kw_emu.h), so each version's
+ * are hunted -d in the first guest that boots with them; a later column
+ * of the same version and series runs them REPEATED_HUNT_SECONDS (a
+ * failure or a kill there still counts), and its cells name the column
+ * that hunted them.
  */
 static bool tests_emulated_machine(const struct target_result *tr, const struct suite *s)
 {
 	if (s->same_everywhere)
 		return true;
-	return s->kind == SUITE_MUTANT && s->emulated &&
-	       lkmm_barrier_claims_cover(lkmm_find(tr->models, s->subject, s->mutant_of));
+	return !tr->samples_covered && is_covered_emulated_mutant(tr, s);
 }
 
 bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s)
@@ -104,7 +139,9 @@ bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s)
  *
  * A native mutant that only reordering can kill (only_reordering_kills())
  * runs TCG_NATIVE_MUTANT_SECONDS, where it runs at all; a test of the
- * emulated machine another column hunted, REPEATED_HUNT_SECONDS.
+ * emulated machine another column hunted, REPEATED_HUNT_SECONDS; a
+ * covered barrier's emulated mutant where the run samples it,
+ * COVERED_SAMPLE_SECONDS.
  */
 static int suite_seconds(const struct options *o, const struct target_result *tr,
 			 const struct suite *s)
@@ -119,6 +156,8 @@ static int suite_seconds(const struct options *o, const struct target_result *tr
 		return TCG_NATIVE_MUTANT_SECONDS;
 	if (plan_repeats_hunt(tr, s) && o->duration > REPEATED_HUNT_SECONDS)
 		return REPEATED_HUNT_SECONDS;
+	if (plan_samples_covered(tr, s) && o->duration > COVERED_SAMPLE_SECONDS)
+		return COVERED_SAMPLE_SECONDS;
 	/* Nothing to sample for: an oracle's min_seconds does not apply. */
 	if (covered)
 		return o->duration;
@@ -325,6 +364,7 @@ void plan_guests(const struct options *o, struct run *run)
 		struct target_result *tr = &run->targets[i];
 
 		tr->nr_guest_suites = 0;
+		tr->samples_covered = !hunts_covered(o);
 		for (int j = 0; j < tr->suites.n; j++)
 			tr->nr_guest_suites += suite_in_guest(suite_find(tr->suites.v[j]));
 		/* An edit loop of -s kunit waits for no variant. */

@@ -50,6 +50,8 @@ void plan_before_boot(const struct options *o, struct run *run, int i);
 
 /* Whether column @tr runs @s briefly, another column having hunted it -d. */
 bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s);
+/* Whether column @tr samples @s briefly: a covered barrier's emulated mutant. */
+bool plan_samples_covered(const struct target_result *tr, const struct suite *s);
 
 /*
  * The guest's kernel command line for column @tr (free it): everything

@@ -50,6 +50,7 @@ struct target_result {
 	int bound;			/* seconds the guest may take */
 	bool booted;			/* its guest was started */
 	const char *emu_hunted_on;	/* the column that hunts the emulated machine's tests -d */
+	bool samples_covered;		/* covered barriers' emulated mutants: briefly */
 	const char *accel;		/* "kvm" or "tcg" (guest_accel()) */
 	char *accel_note;		/* and why */
 	bool under_tcg;			/* its guest is emulated by TCG */

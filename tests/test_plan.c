@@ -205,6 +205,12 @@ static void guests_are_planned_once(void **state)
 	}
 }
 
+/* What the model says of a barrier a lock covers. */
+static const struct lkmm_barrier covered_by_a_lock = {
+	.without = { .expected = "Never" }, .covered_by = "a lock",
+	.uncovered = { .expected = "Sometimes" },
+};
+
 /*
  * On the emulated machine a mutant hunts, up to its hunt_seconds, unless
  * the model says its barrier is covered: then nothing can kill it.
@@ -221,10 +227,7 @@ static void only_needed_barriers_are_hunted(void **state)
 	char *append;
 
 	(void)state;
-	series[3] = (struct lkmm_barrier){
-		.without = { .expected = "Never" }, .covered_by = "a lock",
-		.uncovered = { .expected = "Sometimes" },
-	};
+	series[3] = covered_by_a_lock;
 	tr.target = target_find("arm64");
 	strlist_add(&tr.suites, "mutant-emu-seed-worker-b1");
 	strlist_add(&tr.suites, "mutant-emu-flush-b1");
@@ -272,10 +275,24 @@ static void free_columns(struct target_result *trs, int n)
 	}
 }
 
+/* @n columns running mutant-emu-flush-b1 on @v61, the fourth on @v612. */
+static void flush_b1_columns(struct target_result *trs, int n, struct lkmm_model *models,
+			     struct build_env *v61, struct build_env *v612)
+{
+	for (int i = 0; i < n; i++) {
+		trs[i].target = target_find(i ? "arm64" : "riscv64");
+		trs[i].models = models;
+		trs[i].env = i == 3 && v612 ? v612 : v61;
+		trs[i].build.name = xasprintf("column%d", i);
+		strlist_add(&trs[i].suites, "mutant-emu-flush-b1");
+	}
+}
+
 /*
- * A covered barrier's emulated mutant is hunted -d by the first guest of
- * its version that boots; a later column of that version repeats it 2 s,
- * one of another version, or after a column that did not boot, hunts it.
+ * With an oracle kernel in the run (the nightly's -k all), a covered
+ * barrier's emulated mutant is hunted -d by the first guest of its
+ * version that boots; a later column of that version repeats it 2 s, one
+ * of another version, or after a column that did not boot, hunts it.
  */
 static void covered_claims_are_hunted_once_per_version(void **state)
 {
@@ -292,17 +309,10 @@ static void covered_claims_are_hunted_once_per_version(void **state)
 			      "kw_worker_emu.emu_direct=flush-b1";
 
 	(void)state;
-	series[3] = (struct lkmm_barrier){
-		.without = { .expected = "Never" }, .covered_by = "a lock",
-		.uncovered = { .expected = "Sometimes" },
-	};
-	for (int i = 0; i < 4; i++) {
-		trs[i].target = target_find(i ? "arm64" : "riscv64");
-		trs[i].models = models;
-		trs[i].env = i == 3 ? &v612 : &v61;
-		trs[i].build.name = xasprintf("column%d", i);
-		strlist_add(&trs[i].suites, "mutant-emu-flush-b1");
-	}
+	strlist_add(&o.kernels, "plain");
+	strlist_add(&o.kernels, "kcsan");
+	series[3] = covered_by_a_lock;
+	flush_b1_columns(trs, 4, models, &v61, &v612);
 	plan_guests(&o, &run);
 	/* Column 0 boots first and hunts it -d. */
 	plan_before_boot(&o, &run, 0);
@@ -325,6 +335,42 @@ static void covered_claims_are_hunted_once_per_version(void **state)
 	assert_null(trs[1].emu_hunted_on);
 	assert_null(strstr(trs[1].run_list, "duration=2"));
 	free_columns(trs, 4);
+	strlist_free(&o.kernels);
+}
+
+/*
+ * By default (plain kernels only) every column samples a covered
+ * barrier's emulated mutant 2 s, the first too, and names no hunter.
+ */
+static void covered_claims_are_sampled_by_default(void **state)
+{
+	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	struct lkmm_model models[2] = {
+		{ .version = "seed", .barriers = seed },
+		{ .version = "series", .barriers = series },
+	};
+	struct build_env v61 = { 0 };
+	struct options o = { .duration = 10 };
+	struct target_result trs[2] = { 0 };
+	struct run run = { .targets = trs, .nr_targets = 2 };
+	const struct suite *covered = suite_find("mutant-emu-flush-b1");
+
+	(void)state;
+	strlist_add(&o.kernels, "plain");
+	series[3] = covered_by_a_lock;
+	flush_b1_columns(trs, 2, models, &v61, NULL);
+	plan_guests(&o, &run);
+	for (int i = 0; i < 2; i++) {
+		plan_before_boot(&o, &run, i);
+		assert_null(trs[i].emu_hunted_on);
+		assert_true(plan_samples_covered(&trs[i], covered));
+		assert_false(plan_repeats_hunt(&trs[i], covered));
+		assert_non_null(strstr(trs[i].run_list,
+				       "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=flush-b1"));
+		trs[i].booted = true;
+	}
+	free_columns(trs, 2);
+	strlist_free(&o.kernels);
 }
 
 /*
@@ -404,6 +450,7 @@ int main(void)
 		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
 		cmocka_unit_test(covered_claims_are_hunted_once_per_version),
+		cmocka_unit_test(covered_claims_are_sampled_by_default),
 		cmocka_unit_test(emulated_machine_tests_are_hunted_once),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};

@@ -509,36 +509,60 @@ static const char *const emulated_flush_b1[] = { "calibrate-emu", "mutant-emu-fl
 	"ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-flush-b1\n"
 
 /*
- * The emulated machine's calibration and a covered barrier's emulated
- * mutant, which another column hunted -d, and this one repeated for 2 s:
- * PASS and COVERED, and each cell says where it was hunted and how long
- * it ran here.
+ * emulated_flush_b1's two suites after @log, judged with the stub herd7
+ * models: @hunted_on the column that hunted them, or by default sampled.
  */
-static void emulated_machine_tests_repeated_after_another_column(void **state)
+static struct suite_result *judge_emulated_flush_b1(struct run *run, struct target_result *tr,
+						    const char *hunted_on)
 {
 	static const char *const log = EMULATED_FLUSH_B1_GOT_THROUGH
 		"# kwm-suite-seconds: mutant-emu-flush-b1 2.051\n# kwm-done\n";
 	struct guest_outcome outcome = { 0 };
+
+	fill_run(run, tr);
+	use_suites(run, tr, emulated_flush_b1, 2);
+	parse_console(log, (const char *const *)tr->suites.v, tr->suites.n, &outcome,
+		      &tr->console);
+	run->models = stub_herd7_models();
+	tr->models = run->models;	/* as collect.c does */
+	tr->emu_hunted_on = hunted_on;
+	tr->samples_covered = !hunted_on;
+	judge_run(run);
+	return tr->console.suites;
+}
+
+/*
+ * A later column repeats the emulated machine's tests another hunted -d
+ * (with an oracle kernel in the run): its cells say so.
+ */
+static void emulated_machine_tests_repeated_after_another_column(void **state)
+{
 	struct target_result tr;
 	struct run run;
 	struct suite_result *c;
 
 	(void)state;
-	fill_run(&run, &tr);
-	use_suites(&run, &tr, emulated_flush_b1, 2);
-	parse_console(log, (const char *const *)tr.suites.v, tr.suites.n, &outcome,
-		      &tr.console);
-	run.models = stub_herd7_models();
-	tr.models = run.models;	/* as collect.c does */
-	tr.emu_hunted_on = "arm64";
-	judge_run(&run);
-
-	c = tr.console.suites;
+	c = judge_emulated_flush_b1(&run, &tr, "arm64");
 	assert_int_equal(c[0].status, CELL_PASS);
 	assert_non_null(strstr(c[0].reason, "hunted -d on arm64, repeated "));
 	assert_int_equal(c[1].status, CELL_COVERED);
 	assert_non_null(strstr(c[1].reason, "; hunted -d on arm64, repeated 2 s here: "
 			       "the emulated machine is the same software on every target"));
+	free_run(&run, &tr);
+}
+
+/* By default a covered barrier's emulated mutant was sampled: its cell says so. */
+static void covered_emulated_mutant_sampled(void **state)
+{
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	c = judge_emulated_flush_b1(&run, &tr, NULL);
+	assert_int_equal(c[1].status, CELL_COVERED);
+	assert_non_null(strstr(c[1].reason, "; sampled 2 s here (hunted -d with an oracle kernel: -k all)"));
+	assert_null(strstr(c[1].reason, "repeated"));
 	free_run(&run, &tr);
 }
 
@@ -892,6 +916,7 @@ int main(void)
 		cmocka_unit_test(build_only_failure_is_blamed_by_its_errors),
 		cmocka_unit_test(mutants_not_run_for_an_unseen_shape),
 		cmocka_unit_test(emulated_machine_tests_repeated_after_another_column),
+		cmocka_unit_test(covered_emulated_mutant_sampled),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
