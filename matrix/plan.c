@@ -84,8 +84,9 @@ static bool is_covered_emulated_mutant(const struct target_result *tr,
  * may boot a real board (-L).  Otherwise each is sampled
  * COVERED_SAMPLE_SECONDS on every column: the memory model says nothing
  * can kill it, and on the emulated machine every uncovered barrier's
- * mutant died within 1.4 s (docs/figures.md), so hunting longer looks
- * only for the model to be wrong.
+ * mutant died within 1.4 s in a default run (9.86 s once, beside a make
+ * check: docs/emulation.md), so hunting longer looks only for the model
+ * to be wrong.
  */
 static bool hunts_covered(const struct options *o)
 {
