@@ -280,12 +280,16 @@ char *mark_barrier_sites(const char *source)
 	return out;
 }
 
+/* A module's folder's Kbuild, written and read back (module_name_in()). */
+#define MODULE_KBUILD		"obj-m := %s.o\n"
+#define MODULE_KBUILD_SCAN	"obj-m := %255[^.].o"
+
 static int write_module(const char *dir, const char *name, const char *source,
 			size_t len)
 {
 	char *c = xasprintf("%s/%s.c", dir, name);
 	char *kbuild = xasprintf("%s/Kbuild", dir);
-	char *obj = xasprintf("obj-m := %s.o\n", name);
+	char *obj = xasprintf(MODULE_KBUILD, name);
 	int ret = mkdir_p(dir);
 
 	size_t old_len = 0;
@@ -506,33 +510,135 @@ static int stage_emulated_tortures(struct build *b, struct strlist *stale,
 	return ret;
 }
 
-/* Build the stale modules all at once: each is small, make's start-up is not. */
+/* The module @dir builds, from its Kbuild (write_module()); NULL if none. */
+static char *module_name_in(const char *dir)
+{
+	char *kbuild = xasprintf("%s/Kbuild", dir);
+	char *text = read_file(kbuild, NULL), name[256];
+	bool found = text && sscanf(text, MODULE_KBUILD_SCAN, name) == 1;
+
+	free(text);
+	free(kbuild);
+	return found ? xstrdup(name) : NULL;
+}
+
+int variants_group_modules(const struct strlist *stale, struct module_group **groups)
+{
+	int n = 0;
+
+	*groups = NULL;
+	for (int i = 0; i < stale->n; i++) {
+		char *name = module_name_in(stale->v[i]);
+		int k = 0;
+
+		if (!name)
+			name = xasprintf("?%d", i);	/* its make will say why */
+		while (k < n && strlist_has(&(*groups)[k].names, name))
+			k++;
+		if (k == n) {
+			*groups = xrealloc(*groups, ++n * sizeof(**groups));
+			memset(&(*groups)[k], 0, sizeof(**groups));
+		}
+		strlist_add(&(*groups)[k].dirs, stale->v[i]);
+		strlist_add(&(*groups)[k].names, name);
+		free(name);
+	}
+	return n;
+}
+
+/*
+ * Group @g as a folder kbuild can make, @dir: a link to each of its
+ * module folders (named after its place under kwm/) and a Kbuild that
+ * descends into them.
+ */
+static int write_group(const struct build *b, const struct module_group *g,
+		       const char *dir)
+{
+	char *prefix = xasprintf("%s/kwm/", b->dir), *kbuild = xstrdup("obj-m +=");
+	char *path = xasprintf("%s/Kbuild", dir);
+	int ret = mkdir_p(dir);
+
+	for (int i = 0; !ret && i < g->dirs.n; i++) {
+		const char *member = g->dirs.v[i];
+		char *link_name = xstrdup(strncmp(member, prefix, strlen(prefix)) ?
+					  strrchr(member, '/') + 1 : member + strlen(prefix));
+		char *link = NULL;
+
+		for (char *c = link_name; *c; c++)
+			if (*c == '/')
+				*c = '-';
+		link = xasprintf("%s/%s", dir, link_name);
+		ret = symlink(member, link);
+		xappendf(&kbuild, " %s/", link_name);
+		free(link);
+		free(link_name);
+	}
+	xappendf(&kbuild, "\n");
+	if (!ret)
+		ret = write_file_atomic(path, kbuild, strlen(kbuild));
+	free(path);
+	free(kbuild);
+	free(prefix);
+	return ret;
+}
+
+void variants_free_groups(struct module_group *groups, int n)
+{
+	for (int k = 0; k < n; k++) {
+		strlist_free(&groups[k].dirs);
+		strlist_free(&groups[k].names);
+	}
+	free(groups);
+}
+
+/*
+ * Build the stale modules all at once, a make per group (variants_group_modules())
+ * in kwm/groups/: each module is small, and a make's start-up, about a
+ * CPU second (arm64: 1.07 s with nothing to build, 1.24 s for a
+ * variant), was most of what 31 makes cost.
+ */
 static int make_modules(struct build *b, const struct strlist *stale)
 {
-	pid_t *pids = xcalloc(stale->n, sizeof(*pids));
-	int ret = 0;
+	struct module_group *groups;
+	int n = variants_group_modules(stale, &groups), ret = 0;
+	char *root = xasprintf("%s/kwm/groups", b->dir);
+	pid_t *pids = xcalloc(n ? n : 1, sizeof(*pids));
 
-	for (int i = 0; i < stale->n; i++) {
-		char **argv = make_module_argv(b, stale->v[i]);
-		char *log = xasprintf("%s/build.log", stale->v[i]);
+	rm_rf(root);
+	for (int k = 0; k < n; k++) {
+		char *dir = xasprintf("%s/%d", root, k), *log = xasprintf("%s/build.log", dir);
+		char **argv = make_module_argv(b, dir);
 
-		unlink(log);
-		pids[i] = spawn_cmd(argv, log, NULL);
+		if (write_group(b, &groups[k], dir)) {
+			if (!ret)
+				b->error = xasprintf("%s: cannot write the module group %s (fix: check free space)",
+						     b->name, dir);
+			ret = -1;
+		} else {
+			pids[k] = spawn_cmd(argv, log, NULL);
+		}
 		argv_free(argv);
 		free(log);
+		free(dir);
 	}
-	for (int i = 0; i < stale->n; i++) {
-		if (wait_cmd(pids[i]) && !ret) {
-			char *log = xasprintf("%s/build.log", stale->v[i]);
+	for (int k = 0; k < n; k++) {
+		/* Not started (0): write_group() failed, and said so. */
+		if (pids[k] && wait_cmd(pids[k]) && !ret) {
+			char *log = xasprintf("%s/%d/build.log", root, k), *dirs = xstrdup("");
 
-			b->error = xasprintf("%s: building the module in %s failed (see %s)",
-					     b->name, stale->v[i], log);
+			for (int i = 0; i < groups[k].dirs.n; i++)
+				xappendf(&dirs, "%s%s", i ? ", " : "", groups[k].dirs.v[i]);
+			b->error = xasprintf("%s: building the modules in %s failed (see %s)",
+					     b->name, dirs, log);
 			b->excerpt = read_file(log, NULL);
+			free(dirs);
 			free(log);
 			ret = -1;
 		}
 	}
 	free(pids);
+	free(root);
+	variants_free_groups(groups, n);
 	return ret;
 }
 

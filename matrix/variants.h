@@ -57,6 +57,21 @@ char *mutate_remove_barrier(const char *source, const char *tag,
  */
 char *mark_barrier_sites(const char *source);
 
+/* Stale module folders that one make can build: no two of one name. */
+struct module_group {
+	struct strlist dirs, names;
+};
+
+/*
+ * kbuild refuses two modules of one name in a make (modules-check.sh),
+ * and modpost one symbol exported twice; the variants of a module share
+ * both.  So @stale goes into as few groups as its commonest name needs
+ * (*@groups, the count returned), first come first placed; a folder's
+ * name is its Kbuild's.
+ */
+int variants_group_modules(const struct strlist *stale, struct module_group **groups);
+void variants_free_groups(struct module_group *groups, int n);
+
 /*
  * Write each barrier mutant of @subject and of @seed, and each detector
  * mutant of @subject (or of @seed where it says so), under @root, adding

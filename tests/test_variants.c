@@ -198,6 +198,52 @@ static void second_tag_missing_fails_the_build(void **state)
 	strcpy(dir, "/tmp/kwm-test-XXXXXX");
 }
 
+/*
+ * The variants all build kw_worker.ko, which one make refuses twice: each
+ * goes to its own make, and modules of other names join them there, so
+ * no make has two modules of one name.
+ */
+static void one_make_never_builds_two_of_one_name(void **state)
+{
+	char *subject = subject_from_patch(), *seed = subject_after("0001-*.patch");
+	struct build b = { .name = (char *)"arm64" };
+	struct strlist stale = { 0 };
+	struct module_group *groups;
+	char *root;
+	int n;
+
+	(void)state;
+	assert_int_equal(setup(NULL), 0);
+	b.dir = dir;
+	root = xasprintf("%s/variants", dir);
+	assert_int_equal(variants_stage_mutants(&b, &stale, root, subject, seed), 0);
+	for (int i = 0; i < 2; i++) {
+		char *other = xasprintf("%s/calibrate%d", dir, i);
+		char *kbuild = xasprintf("%s/Kbuild", other);
+
+		assert_int_equal(mkdir_p(other), 0);
+		assert_int_equal(write_file_atomic(kbuild, "obj-m := kw_calibrate.o\n", 24), 0);
+		strlist_add(&stale, other);
+		free(kbuild);
+		free(other);
+	}
+	n = variants_group_modules(&stale, &groups);
+	assert_int_equal(n, stale.n - 2);
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < groups[k].names.n; i++)
+			for (int j = 0; j < i; j++)
+				assert_string_not_equal(groups[k].names.v[i], groups[k].names.v[j]);
+	assert_int_equal(groups[0].dirs.n, 2);
+	assert_string_equal(groups[1].names.v[1], "kw_calibrate");
+	variants_free_groups(groups, n);
+	strlist_free(&stale);
+	free(root);
+	free(subject);
+	free(seed);
+	teardown(NULL);
+	strcpy(dir, "/tmp/kwm-test-XXXXXX");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +253,7 @@ int main(void)
 		cmocka_unit_test(unknown_or_ambiguous_tags_are_refused),
 		cmocka_unit_test(detector_texts_occur_once),
 		cmocka_unit_test(second_tag_missing_fails_the_build),
+		cmocka_unit_test(one_make_never_builds_two_of_one_name),
 	};
 
 	return cmocka_run_group_tests_name("variants", tests, NULL, NULL);
