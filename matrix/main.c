@@ -38,6 +38,8 @@ static int cmd_run(struct options *o)
 	if (!ret) {
 		signal(SIGINT, stages_on_signal);
 		signal(SIGTERM, stages_on_signal);
+		/* Its reader gone (kwmatrix run | head): stop so, not die and leave QEMU running. */
+		signal(SIGPIPE, stages_on_signal);
 		stage_build_and_boot(&st);
 		stage_judge(&st);
 		ret = stage_report(&st);

@@ -33,11 +33,6 @@ void stages_on_signal(int sig)
 	kwm_forward_signal(sig);
 }
 
-
-
-
-
-
 /* Every host tool a target needs, each named with its Debian package. */
 static int check_tools(const struct options *o)
 {

@@ -667,17 +667,39 @@ interrupted() {
 	wait $pid
 	status=$?
 	json=$(ls "$work"/int/*/matrix.json 2>/dev/null | head -1)
-	if [ $status -eq "$2" ] && grep -q '"complete": false' "$json" &&
-	   ! pgrep -f "kwm/initramfs.cpio.*$work/int" >/dev/null; then
+	if [ $status -eq "$2" ] && interrupted_cleanly; then
 		ok "$3"
 	else
 		bad "$3 (exit $status)"
 	fi
 }
 
+# interrupted_cleanly: $work/int's results say incomplete, and no QEMU of
+# it runs on (its -initrd is in the results folder).
+interrupted_cleanly() {
+	json=$(ls "$work"/int/*/matrix.json 2>/dev/null | head -1)
+	[ -n "$json" ] && grep -q '"complete": false' "$json" &&
+		! pgrep -f "qemu-system.*$work/int/" >/dev/null
+}
+
 interrupted INT 130 "Ctrl-C: incomplete results, guests gone, exit 130"
 # As CI services send at their time limit.
 interrupted TERM 143 "SIGTERM: incomplete results, guests gone, exit 143"
+
+# Its reader gone (kwmatrix run | head) once the guest runs: stopped as
+# on Ctrl-C, not killed by SIGPIPE with QEMU left running for its bound.
+rm -rf "$work/int"
+{
+	"$KWM" run --repo . -r "$work/int" -t arm64 -k plain -s torture -d 60 2>&1
+	echo $? >"$work/status"
+} | head -n 5 >/dev/null
+status=$(cat "$work/status")
+if [ "$status" -eq 141 ] && interrupted_cleanly; then
+	ok "reader gone: incomplete results, guests gone, exit 141"
+else
+	bad "reader gone: incomplete results, guests gone, exit 141 (exit $status)"
+	pkill -f "qemu-system.*$work/int/" || true
+fi
 
 # SIGTERM during a build (a cache of its own, so that it builds): the make
 # and its compilers stop with the driver, and no build stamp is left.
