@@ -44,6 +44,7 @@ static void collect_guest(struct target_result *tr)
 {
 	struct guest_outcome outcome = {
 		.timed_out = tr->guest.timed_out,
+		.interrupted = tr->guest.interrupted,
 		.exit_status = tr->guest.exit_status,
 	};
 	char *log = read_file(tr->guest.console_log, NULL);

@@ -149,7 +149,9 @@ static const char *parse_suite(struct suite_result *s, const char *log,
 	if (!begin)
 		return NULL;
 	judge_region(s, log, begin, end ? end : log + strlen(log));
-	if (!end)
+	if (!end && outcome->interrupted)
+		set_status(s, CELL_ERROR, xstrdup("run interrupted during this suite"));
+	else if (!end)
 		set_status(s, outcome->timed_out ? CELL_TIMEOUT : CELL_CRASHED,
 			   xstrdup(outcome->timed_out ?
 				   "guest killed at its time bound during this suite" :
@@ -162,7 +164,9 @@ static void judge_unstarted(struct suite_result *s, const struct console_result 
 			    const struct console_event *boot_ev,
 			    const struct guest_outcome *outcome)
 {
-	if (outcome->timed_out)
+	if (outcome->interrupted)
+		set_status(s, CELL_ERROR, xstrdup("run interrupted before this suite"));
+	else if (outcome->timed_out)
 		set_status(s, CELL_TIMEOUT,
 			   xstrdup("guest killed at its time bound before this suite"));
 	else if (boot_ev->severity == CONSOLE_CRASH)

@@ -31,6 +31,7 @@ struct suite_result {
 
 struct guest_outcome {
 	bool timed_out;		/* killed at its time bound */
+	bool interrupted;	/* killed as the run was stopped (Ctrl-C, SIGTERM) */
 	int exit_status;	/* QEMU's, -1 if killed by a signal */
 };
 

@@ -96,6 +96,23 @@ static void timeout_mid_suite_and_before(void **state)
 	console_result_free(&res);
 }
 
+/* The run stopped (Ctrl-C): not a crash, an ERROR that says so. */
+static void interrupted_mid_suite_and_before(void **state)
+{
+	const char *log = "# kwm: init started\n# kwm-suite: kunit\n"
+		"KTAP version 1\n1..1\n";
+	struct guest_outcome outcome = { .interrupted = true, .exit_status = -1 };
+	struct console_result res;
+
+	(void)state;
+	parse_console(log, two, 2, &outcome, &res);
+	assert_int_equal(res.suites[0].status, CELL_ERROR);
+	assert_string_equal(res.suites[0].reason, "run interrupted during this suite");
+	assert_int_equal(res.suites[1].status, CELL_ERROR);
+	assert_string_equal(res.suites[1].reason, "run interrupted before this suite");
+	console_result_free(&res);
+}
+
 static void powered_off_without_results(void **state)
 {
 	const char *log = "# kwm: init started\n# kwm-suite: kunit\n"
@@ -181,6 +198,7 @@ int main(void)
 		cmocka_unit_test(oops_in_one_suite_only),
 		cmocka_unit_test(warning_is_warn),
 		cmocka_unit_test(timeout_mid_suite_and_before),
+		cmocka_unit_test(interrupted_mid_suite_and_before),
 		cmocka_unit_test(powered_off_without_results),
 		cmocka_unit_test(load_failure_is_fail),
 		cmocka_unit_test(garbage_console),
