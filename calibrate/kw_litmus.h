@@ -88,6 +88,7 @@ static inline int kwl_spin_is_locked(spinlock_t *lock)
 
 struct kwl_test {
 	const char *name;
+	const char *shape;		/* "SB": its name's first part (litmus_shape_len()) */
 	const char *result;		/* the test's "Result:" */
 	const char *skip;		/* why it does not run here, or NULL */
 	int threads;
@@ -103,7 +104,7 @@ MODULE_LICENSE("GPL");
 
 static int duration = 10;
 module_param(duration, int, 0444);
-MODULE_PARM_DESC(duration, "Seconds for all tests, shared equally");
+MODULE_PARM_DESC(duration, "Seconds for all tests, shared equally (but for the brief ones)");
 static int instances = 256;
 module_param(instances, int, 0444);
 MODULE_PARM_DESC(instances, "Litmus instances per round");
@@ -339,10 +340,86 @@ out_layer:
 	return ret;
 }
 
+/*
+ * Whether "Never" test @t can fail here: some "Sometimes" test of its
+ * shape showed its weak outcome (@weak_of, the figures so far), or none
+ * is in the row to say.  If one ran and showed nothing, this machine
+ * does not reorder that shape at all, and the fenced test only runs its
+ * KWL_MIN_ROUNDS ("brief"): its share would be spent on no evidence.
+ */
+static bool kwl_can_fail(const struct kwl_test *tests, int n, const struct kwl_test *t,
+			 const unsigned long *weak_of)
+{
+	bool has_sibling = false;
+
+	for (int i = 0; i < n; i++) {
+		if (tests[i].skip || strcmp(tests[i].result, "Sometimes") ||
+		    strcmp(tests[i].shape, t->shape))
+			continue;
+		if (weak_of[i])
+			return true;
+		has_sibling = true;
+	}
+	return !has_sibling;
+}
+
+#define KWL_BRIEF	"; brief: no Sometimes test of its shape showed its weak outcome here"
+
+/* Run test @t, numbered @nr, and print its KTAP case; 1 if it failed. */
+static int kwl_run_one(const struct kwl_test *t, int nr, bool brief)
+{
+	bool never = !strcmp(t->result, "Never");
+	unsigned long share = kwl.jiffies;
+	int ret;
+
+	kwl.runs = 0;
+	kwl.weak = 0;
+	if (t->skip) {
+		pr_info("    " KWL_FIGURES
+			"mode=%s test=%s result=%s runs=0 weak=0 ms=0 skip=%s\n",
+			KWL_MODE, t->name, t->result, t->skip);
+		pr_info("    ok %d %s # SKIP %s\n", nr, t->name, t->skip);
+		return 0;
+	}
+	if (brief)
+		kwl.jiffies = 0;
+	ret = kwl_run(t);
+	kwl.jiffies = share;
+	pr_info("    " KWL_FIGURES "mode=%s test=%s result=%s runs=%lu weak=%lu ms=%u%s\n",
+		KWL_MODE, t->name, t->result, kwl.runs, kwl.weak, kwl.ms,
+		brief ? " brief=1" : "");
+	if (ret) {
+		pr_info("    not ok %d %s # %s\n", nr, t->name,
+			ret == -EBUSY ?
+			"a thread ran outside the emulation: its slots were taken" :
+			"no memory or no thread for it");
+		return 1;
+	}
+	if (never && kwl.weak) {
+		pr_info("    not ok %d %s # Never, yet %lu weak outcomes in %lu runs ("
+			KWL_MODE ")\n",
+			nr, t->name, kwl.weak, kwl.runs);
+		return 1;
+	}
+	pr_info("    ok %d %s # %s: %lu weak in %lu runs (" KWL_MODE ")%s\n",
+		nr, t->name, *t->result ? t->result : "no Result:",
+		kwl.weak, kwl.runs, brief ? KWL_BRIEF : "");
+	return 0;
+}
+
+/*
+ * The "Never" tests after the others, so that the figures of the
+ * "Sometimes" ones decide which can fail here (kwl_can_fail()); the KTAP
+ * cases are numbered in the order they ran.  A test named by only= runs
+ * its share whatever the others showed: a detector needs its time.
+ */
 static int kwl_run_all(const struct kwl_test *tests, int n)
 {
-	int ran = 0, failed = 0, listed = 0;
+	unsigned long *weak_of = kcalloc(n, sizeof(*weak_of), GFP_KERNEL);
+	int ran = 0, failed = 0, listed = 0, nr = 0;
 
+	if (!weak_of)
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
 		bool chosen = !*only || !strcmp(only, tests[i].name);
 
@@ -351,6 +428,7 @@ static int kwl_run_all(const struct kwl_test *tests, int n)
 	}
 	if (!listed) {
 		pr_err("kw_litmus: no test is named %s\n", only);
+		kfree(weak_of);
 		return -EINVAL;
 	}
 	kwl.jiffies = max_t(unsigned long, 1, duration * HZ / max(ran, 1));
@@ -358,42 +436,20 @@ static int kwl_run_all(const struct kwl_test *tests, int n)
 	pr_info("    KTAP version 1\n");
 	pr_info("    # Subtest: kw_litmus\n");
 	pr_info("    1..%d\n", listed);
-	for (int i = 0, nr = 0; i < n; i++) {
-		const struct kwl_test *t = &tests[i];
-		bool never = !strcmp(t->result, "Never");
-		int ret;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++) {
+			const struct kwl_test *t = &tests[i];
+			bool never = !strcmp(t->result, "Never");
 
-		if (*only && strcmp(only, t->name))
-			continue;
-		nr++;
-		if (t->skip) {
-			pr_info("    " KWL_FIGURES
-				"mode=%s test=%s result=%s runs=0 weak=0 ms=0 skip=%s\n",
-				KWL_MODE, t->name, t->result, t->skip);
-			pr_info("    ok %d %s # SKIP %s\n", nr, t->name, t->skip);
-			continue;
-		}
-		ret = kwl_run(t);
-		pr_info("    " KWL_FIGURES "mode=%s test=%s result=%s runs=%lu weak=%lu ms=%u\n",
-			KWL_MODE, t->name, t->result, kwl.runs, kwl.weak, kwl.ms);
-		if (ret) {
-			failed++;
-			pr_info("    not ok %d %s # %s\n", nr, t->name,
-				ret == -EBUSY ?
-				"a thread ran outside the emulation: its slots were taken" :
-				"no memory or no thread for it");
-		} else if (never && kwl.weak) {
-			failed++;
-			pr_info("    not ok %d %s # Never, yet %lu weak outcomes in %lu runs ("
-				KWL_MODE ")\n",
-				nr, t->name, kwl.weak, kwl.runs);
-		} else {
-			pr_info("    ok %d %s # %s: %lu weak in %lu runs (" KWL_MODE ")\n",
-				nr, t->name, *t->result ? t->result : "no Result:",
-				kwl.weak, kwl.runs);
+			if ((*only && strcmp(only, t->name)) || never != pass)
+				continue;
+			failed += kwl_run_one(t, ++nr, never && !*only &&
+					      !kwl_can_fail(tests, n, t, weak_of));
+			weak_of[i] = kwl.weak;
 		}
 	}
 	pr_info("%sok 1 kw_litmus\n", failed ? "not " : "");
+	kfree(weak_of);
 	return 0;
 }
 

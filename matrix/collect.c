@@ -12,6 +12,7 @@
 #include "checkpatch.h"
 #include "lkmm.h"
 #include "oracles.h"
+#include "plan.h"
 #include "suites.h"
 #include "subject.h"
 #include "util.h"
@@ -39,6 +40,27 @@ static void read_static(struct static_result *r, const char *log,
 	}
 }
 
+/*
+ * The suites the plan left out of the guest (plan_holds_back()): not run
+ * here by design, which the judge words, not a guest that stopped early.
+ */
+static void note_held_back(struct target_result *tr)
+{
+	for (int i = 0; i < tr->suites.n; i++) {
+		struct suite_result *s = &tr->console.suites[i];
+
+		if (!plan_holds_back(tr, suite_find(tr->suites.v[i])))
+			continue;
+		free(s->reason);
+		free(s->excerpt);
+		free(s->not_run);
+		s->reason = s->excerpt = NULL;
+		s->status = CELL_PASS;
+		s->seconds = 0;
+		s->not_run = xasprintf("sampled on %s", tr->covered_sampled_on);
+	}
+}
+
 /* The guest's console, parsed; QEMU's log where the console is empty. */
 static void collect_guest(struct target_result *tr)
 {
@@ -52,6 +74,7 @@ static void collect_guest(struct target_result *tr)
 	text_clean(log);
 	parse_console(log ? log : "", (const char *const *)tr->suites.v,
 		      tr->suites.n, &outcome, &tr->console);
+	note_held_back(tr);
 	tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
 	for (int i = 0; i < tr->suites.n; i++)
 		if (suite_find(tr->suites.v[i])->litmus_side)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checkpatch.h"
+#include "litmus.h"
 #include "oracles.h"
 #include "plan.h"
 #include "suites.h"
@@ -173,15 +174,20 @@ static char *repeat_note(const struct target_result *tr, const struct suite_resu
 }
 
 /*
- * What a survivor's cell adds about its own run: held back by the
- * calibration before it, a covered mutant sampled, or a short repeat of
- * another column's hunt.
+ * What a survivor's cell adds about its own run: a covered mutant left
+ * out, another column having sampled it, held back by the calibration
+ * before it, a covered mutant sampled, or a short repeat of another
+ * column's hunt.
  */
 static char *survivor_run_note(const struct target_result *tr,
 			       const struct suite_result *s, const struct suite *suite)
 {
 	char *repeat, *note;
 
+	if (plan_holds_back(tr, suite))
+		return xasprintf("; not run here: %s sampled it %s (hunted -d with an oracle kernel: -k all)",
+				 tr->covered_sampled_on,
+				 "on the emulated machine, the same software on every target");
 	if (s->not_run)
 		return xasprintf("; not run here: %s", s->not_run);
 	if (plan_samples_covered(tr, suite))
@@ -511,16 +517,6 @@ static void judge_finding(const struct run *run, struct target_result *tr,
 	}
 }
 
-/* A litmus test's shape: its name's first part ("SB"), two for "2+2W". */
-static size_t litmus_shape_len(const char *test)
-{
-	size_t len = strcspn(test, "+");
-
-	if (len && strspn(test, "0123456789") == len && test[len])
-		len += 1 + strcspn(test + len + 1, "+");
-	return len;
-}
-
 /* Whether a "Sometimes" test of @test's shape showed its weak outcome on @side. */
 static bool litmus_shape_shown(const struct target_result *tr, const char *test,
 			       int side)
@@ -561,7 +557,7 @@ static void add_shape(char **shapes, const char *test)
 static void judge_litmus(struct target_result *tr, struct suite_result *s, int side)
 {
 	char *could = NULL, *could_not = NULL, *why = NULL;
-	int n_could = 0, n_not = 0;
+	int n_could = 0, n_not = 0, n_brief = 0;
 
 	for (int i = 0; i < tr->nr_litmus; i++) {
 		const struct litmus_row *r = &tr->litmus[i];
@@ -572,9 +568,13 @@ static void judge_litmus(struct target_result *tr, struct suite_result *s, int s
 		tested = litmus_shape_shown(tr, r->test, side);
 		n_could += tested;
 		n_not += !tested;
+		n_brief += r->side[side].brief;
 		add_shape(tested ? &could : &could_not, r->test);
 	}
-	if (n_not)
+	if (n_brief)
+		why = xasprintf("%d could not (%s: unobservable here; %d of them ran their minimum rounds only, a Sometimes test of their shape having shown nothing)",
+				n_not, could_not, n_brief);
+	else if (n_not)
 		why = xasprintf("%d could not (%s: unobservable here)", n_not, could_not);
 	if (!n_could && n_not)
 		set_cell(s, CELL_UNOBSERVABLE,

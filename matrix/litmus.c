@@ -660,3 +660,12 @@ void litmus_tests_free(struct litmus_test *tests, int n)
 		litmus_test_free(&tests[i]);
 	free(tests);
 }
+
+size_t litmus_shape_len(const char *test)
+{
+	size_t len = strcspn(test, "+");
+
+	if (len && strspn(test, "0123456789") == len && test[len])
+		len += 1 + strcspn(test + len + 1, "+");
+	return len;
+}

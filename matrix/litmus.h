@@ -14,6 +14,7 @@
 #define KWM_LITMUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LITMUS_MODULE		"kw_litmus"
 #define LITMUS_HARNESS		"kw_litmus.h"
@@ -62,6 +63,13 @@ void litmus_test_free(struct litmus_test *t);
 
 /* The header's "Result:" verdict in a test's @text ("Never"), or NULL. */
 char *litmus_expected(const char *text);
+
+/*
+ * A litmus test's shape: the length of its name's first part ("SB" of
+ * "SB+fencembonceonces"), two parts for "2+2W".  The judge and the
+ * module (through each test's .shape) group the tests by it.
+ */
+size_t litmus_shape_len(const char *test);
 
 /* The module's C for @tests, in their order (free it). */
 char *litmus_module_source(const struct litmus_test *tests, int n);

@@ -127,8 +127,11 @@ static void emit_row(char **out, const struct litmus_test *t, int id)
 	char *result = c_string(t->result ? t->result : "");
 	char *skip = c_string(t->skip ? t->skip :
 			      t->skip_emulated ? t->skip_emulated : "");
+	char *shape = xasprintf("%.*s", (int)litmus_shape_len(t->name), t->name);
+	char *shape_string = c_string(shape);
 
-	xappendf(out, "\t{\n\t\t.name = %s,\n\t\t.result = %s,\n", name, result);
+	xappendf(out, "\t{\n\t\t.name = %s,\n\t\t.shape = %s,\n\t\t.result = %s,\n",
+		 name, shape_string, result);
 	if (t->skip) {
 		xappendf(out, "\t\t.skip = %s,\n\t},\n", skip);
 		goto out;
@@ -147,6 +150,8 @@ static void emit_row(char **out, const struct litmus_test *t, int id)
 	xappendf(out, "\t},\n");
 out:
 	free(name);
+	free(shape);
+	free(shape_string);
 	free(result);
 	free(skip);
 }

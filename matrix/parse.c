@@ -282,7 +282,7 @@ int parse_litmus(const char *log, const char *suite, struct litmus_row **rows, i
 	while (p && (p = strstr(p, KWM_LITMUS_FIGURES)) && p < end) {
 		char mode[16], test[256], result[32];
 		struct litmus_side s = { .seen = true };
-		const char *skip, *nl = strchrnul(p, '\n');
+		const char *skip, *brief, *nl = strchrnul(p, '\n');
 		int side;
 
 		if (sscanf(p, KWM_LITMUS_FIGURES "mode=%15s test=%255s result=%31s runs=%lu weak=%lu ms=%u",
@@ -292,6 +292,8 @@ int parse_litmus(const char *log, const char *suite, struct litmus_row **rows, i
 			skip = strstr(p, " skip=");
 			if (skip && skip < nl)
 				s.skip = strndup(skip + 6, nl - skip - 6);
+			brief = strstr(p, " brief=1");
+			s.brief = brief && brief < nl;
 			if (side < LITMUS_SIDES) {
 				struct litmus_row *r = litmus_row_of(rows, &nr, test, result);
 

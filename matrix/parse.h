@@ -68,6 +68,7 @@ struct litmus_row {
 		unsigned long runs, weak;
 		unsigned int ms;
 		char *skip;		/* why it did not run, or NULL */
+		bool brief;		/* its minimum rounds only: its shape showed nothing */
 	} side[LITMUS_SIDES];
 };
 

@@ -82,11 +82,13 @@ static bool is_covered_emulated_mutant(const struct target_result *tr,
  * Whether the run hunts covered barriers' emulated mutants -d: where it
  * spends time for depth, with an oracle kernel (the nightly's -k all), or
  * may boot a real board (-L).  Otherwise each is sampled
- * COVERED_SAMPLE_SECONDS on every column: the memory model says nothing
- * can kill it, and on the emulated machine every uncovered barrier's
- * mutant died within 1.4 s in a default run (9.86 s once, beside a make
- * check: docs/emulation.md), so hunting longer looks only for the model
- * to be wrong.
+ * COVERED_SAMPLE_SECONDS by the first column of its version that boots
+ * with it, and the later ones leave it out (plan_holds_back()): the
+ * memory model says nothing can kill it, the emulated machine is the same
+ * software on every target, and on it every uncovered barrier's mutant
+ * died within 1.4 s in a default run (9.86 s once, beside a make check:
+ * docs/emulation.md), so hunting longer looks only for the model to be
+ * wrong.
  */
 static bool hunts_covered(const struct options *o)
 {
@@ -103,6 +105,17 @@ static bool hunts_covered(const struct options *o)
 bool plan_samples_covered(const struct target_result *tr, const struct suite *s)
 {
 	return tr->samples_covered && is_covered_emulated_mutant(tr, s);
+}
+
+bool plan_holds_back(const struct target_result *tr, const struct suite *s)
+{
+	return tr->covered_sampled_on && plan_samples_covered(tr, s);
+}
+
+/* What column @tr's guest runs: in the guest, and not held back. */
+static bool runs_in_guest(const struct target_result *tr, const struct suite *s)
+{
+	return suite_in_guest(s) && !plan_holds_back(tr, s);
 }
 
 /*
@@ -194,7 +207,7 @@ char *plan_run(const struct options *o, const struct target_result *tr)
 		const struct suite *s = suite_find(tr->suites.v[i]);
 		int seconds = suite_seconds(o, tr, s);
 
-		if (!suite_in_guest(s))
+		if (!runs_in_guest(tr, s))
 			continue;
 		/* NAME:MODULES, and :PARAMS of its own: a duration not the line's. */
 		xappendf(&run, "%s%s" KWM_RUN_FIELDS_SEP "%s", run ? KWM_RUN_SUITES_SEP : "",
@@ -250,7 +263,8 @@ int plan_guest_bound(const struct options *o, const struct target_result *tr)
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
-		bound += s->seconds + suite_seconds(o, tr, s);
+		if (runs_in_guest(tr, s))
+			bound += s->seconds + suite_seconds(o, tr, s);
 	}
 	return bound;
 }
@@ -338,22 +352,57 @@ static bool tests_emulated_machines(const struct target_result *tr)
 	return false;
 }
 
+/* Whether column @on's guest samples every covered emulated mutant @tr has. */
+static bool samples_covered_of(const struct target_result *on,
+			       const struct target_result *tr)
+{
+	bool any = false;
+
+	if (on->covered_sampled_on)
+		return false;
+	for (int i = 0; i < tr->suites.n; i++) {
+		const struct suite *s = suite_find(tr->suites.v[i]);
+
+		if (!plan_samples_covered(tr, s))
+			continue;
+		if (!strlist_has(&on->suites, s->name))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static int count_guest_suites(const struct target_result *tr)
+{
+	int n = 0;
+
+	for (int i = 0; i < tr->suites.n; i++)
+		n += runs_in_guest(tr, suite_find(tr->suites.v[i]));
+	return n;
+}
+
 void plan_before_boot(const struct options *o, struct run *run, int i)
 {
 	struct target_result *tr = &run->targets[i];
-	const char *tested_on = NULL;
+	const char *tested_on = NULL, *sampled_on = NULL;
 	bool tests_it = tests_emulated_machines(tr);
 
-	for (int j = 0; j < i && tests_it && !tested_on; j++) {
+	for (int j = 0; j < i; j++) {
 		const struct target_result *on = &run->targets[j];
 
-		if (on->booted && on->env == tr->env && !on->emu_hunted_on &&
+		if (!on->booted || on->env != tr->env)
+			continue;
+		if (!tested_on && tests_it && !on->emu_hunted_on &&
 		    tests_emulated_machines(on))
 			tested_on = on->build.name;
+		if (!sampled_on && samples_covered_of(on, tr))
+			sampled_on = on->build.name;
 	}
-	if (tested_on == tr->emu_hunted_on)
+	if (tested_on == tr->emu_hunted_on && sampled_on == tr->covered_sampled_on)
 		return;
 	tr->emu_hunted_on = tested_on;
+	tr->covered_sampled_on = sampled_on;
+	tr->nr_guest_suites = count_guest_suites(tr);
 	free(tr->run_list);
 	tr->run_list = plan_run(o, tr);
 	tr->bound = plan_guest_bound(o, tr);
@@ -364,10 +413,8 @@ void plan_guests(const struct options *o, struct run *run)
 	for (int i = 0; i < run->nr_targets; i++) {
 		struct target_result *tr = &run->targets[i];
 
-		tr->nr_guest_suites = 0;
 		tr->samples_covered = !hunts_covered(o);
-		for (int j = 0; j < tr->suites.n; j++)
-			tr->nr_guest_suites += suite_in_guest(suite_find(tr->suites.v[j]));
+		tr->nr_guest_suites = count_guest_suites(tr);
 		/* An edit loop of -s kunit waits for no variant. */
 		tr->build.test_modules = loads_test_modules(tr);
 		/* Nor for W=1 and sparse: they are the build and sparse suites'. */

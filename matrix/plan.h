@@ -44,7 +44,8 @@ void plan_guests(const struct options *o, struct run *run);
  * Column @i's plan made again as its guest is about to boot, after the
  * columns before it that booted: a test of the emulated machine (its own,
  * or a covered barrier's mutant on it), which one of them hunted -d, runs
- * shorter here (plan_repeats_hunt()).
+ * shorter here (plan_repeats_hunt()); a covered barrier's emulated
+ * mutant that one of them sampled does not run here (plan_holds_back()).
  */
 void plan_before_boot(const struct options *o, struct run *run, int i);
 
@@ -52,6 +53,11 @@ void plan_before_boot(const struct options *o, struct run *run, int i);
 bool plan_repeats_hunt(const struct target_result *tr, const struct suite *s);
 /* Whether column @tr samples @s briefly: a covered barrier's emulated mutant. */
 bool plan_samples_covered(const struct target_result *tr, const struct suite *s);
+/*
+ * Whether column @tr's guest leaves @s out: a covered barrier's emulated
+ * mutant that an earlier column of the same version sampled.
+ */
+bool plan_holds_back(const struct target_result *tr, const struct suite *s);
 
 /*
  * The guest's kernel command line for column @tr (free it): everything

@@ -51,6 +51,7 @@ struct target_result {
 	bool booted;			/* its guest was started */
 	const char *emu_hunted_on;	/* the column that hunts the emulated machine's tests -d */
 	bool samples_covered;		/* covered barriers' emulated mutants: briefly */
+	const char *covered_sampled_on;	/* the column that sampled them (plan_holds_back()) */
 	const char *accel;		/* "kvm" or "tcg" (guest_accel()) */
 	char *accel_note;		/* and why */
 	bool under_tcg;			/* its guest is emulated by TCG */

@@ -69,6 +69,8 @@ static void initial_state_and_variables_in_exists(void **state)
 	assert_non_null(strstr(t.exists, "kwl_in->kwl_out[0] == (long)(uintptr_t)&kwl_in->x"));
 	assert_non_null(strstr(t.exists, "(long)kwl_in->v.counter == 2"));
 	c = litmus_module_source(&t, 1);
+	/* The module groups tests by shape as the judge does. */
+	assert_non_null(strstr(c, ".shape = \"" ));
 	assert_non_null(strstr(c, "atomic_set(&kwl_in->v, 2);"));
 	assert_non_null(strstr(c, "WRITE_ONCE(kwl_in->y, &kwl_in->x);"));
 	assert_non_null(strstr(c, "int **y __maybe_unused = &kwl_in->y;"));
@@ -119,6 +121,17 @@ static void dependency_is_native_only(void **state)
 	assert_non_null(strstr(c, "#ifdef KWC_EMULATE\n\t\t.skip = \"rcu_dereference()"));
 	free(c);
 	litmus_test_free(&t);
+}
+
+/* A shape is the name's first part; "2+2W" is one shape, not "2". */
+static void shapes_group_tests_by_name(void **state)
+{
+	(void)state;
+	assert_int_equal(litmus_shape_len("SB+fencembonceonces"), 2);
+	assert_int_equal(litmus_shape_len("2+2W+poonceonces"), 4);
+	assert_int_equal(litmus_shape_len("Z6.0+pooncelock+pooncelock+pombonce"), 4);
+	assert_int_equal(litmus_shape_len("flush-b0+worker-b1"), 8);
+	assert_int_equal(litmus_shape_len("no-flush-b0"), 11);
 }
 
 static void malformed_files_are_errors(void **state)
@@ -180,6 +193,7 @@ int main(void)
 		cmocka_unit_test(initial_state_and_variables_in_exists),
 		cmocka_unit_test(unknown_primitive_is_skipped_with_its_name),
 		cmocka_unit_test(dependency_is_native_only),
+		cmocka_unit_test(shapes_group_tests_by_name),
 		cmocka_unit_test(malformed_files_are_errors),
 		cmocka_unit_test(figures_come_from_their_suite_only),
 	};

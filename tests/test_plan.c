@@ -339,37 +339,61 @@ static void covered_claims_are_hunted_once_per_version(void **state)
 }
 
 /*
- * By default (plain kernels only) every column samples a covered
- * barrier's emulated mutant 2 s, the first too, and names no hunter.
+ * By default (plain kernels only) the first column of a version to boot
+ * samples a covered barrier's emulated mutant 2 s and names no hunter; a
+ * later one of that version leaves it out (its cell names the sampler),
+ * one of another version, or after a column that did not boot, samples it.
  */
-static void covered_claims_are_sampled_by_default(void **state)
+static void covered_claims_are_sampled_once_by_default(void **state)
 {
 	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
 	struct lkmm_model models[2] = {
 		{ .version = "seed", .barriers = seed },
 		{ .version = "series", .barriers = series },
 	};
-	struct build_env v61 = { 0 };
+	struct build_env v61 = { 0 }, v612 = { 0 };
 	struct options o = { .duration = 10 };
-	struct target_result trs[2] = { 0 };
-	struct run run = { .targets = trs, .nr_targets = 2 };
+	struct target_result trs[4] = { 0 };
+	struct run run = { .targets = trs, .nr_targets = 4 };
 	const struct suite *covered = suite_find("mutant-emu-flush-b1");
+	const char *sampled = "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=flush-b1";
 
 	(void)state;
 	strlist_add(&o.kernels, "plain");
 	series[3] = covered_by_a_lock;
-	flush_b1_columns(trs, 2, models, &v61, NULL);
+	flush_b1_columns(trs, 4, models, &v61, &v612);
 	plan_guests(&o, &run);
-	for (int i = 0; i < 2; i++) {
-		plan_before_boot(&o, &run, i);
-		assert_null(trs[i].emu_hunted_on);
-		assert_true(plan_samples_covered(&trs[i], covered));
-		assert_false(plan_repeats_hunt(&trs[i], covered));
-		assert_non_null(strstr(trs[i].run_list,
-				       "kw_worker_emu.duration=2,kw_worker_emu.emu_direct=flush-b1"));
-		trs[i].booted = true;
-	}
-	free_columns(trs, 2);
+	plan_before_boot(&o, &run, 0);
+	assert_null(trs[0].emu_hunted_on);
+	assert_null(trs[0].covered_sampled_on);
+	assert_true(plan_samples_covered(&trs[0], covered));
+	assert_false(plan_holds_back(&trs[0], covered));
+	assert_false(plan_repeats_hunt(&trs[0], covered));
+	assert_non_null(strstr(trs[0].run_list, sampled));
+	assert_int_equal(trs[0].nr_guest_suites, 1);
+	trs[0].booted = true;
+	/* Column 1, the same version: left out, and it names column 0. */
+	plan_before_boot(&o, &run, 1);
+	assert_string_equal(trs[1].covered_sampled_on, "column0");
+	assert_true(plan_holds_back(&trs[1], covered));
+	assert_null(strstr(trs[1].run_list, "mutant-emu-flush-b1"));
+	assert_int_equal(trs[1].nr_guest_suites, 0);
+	assert_int_equal(trs[1].bound, trs[1].target->boot_seconds);
+	trs[1].booted = true;
+	/* Column 2 does not take column 1, which left it out, for a sampler. */
+	plan_before_boot(&o, &run, 2);
+	assert_string_equal(trs[2].covered_sampled_on, "column0");
+	/* Column 3, 6.12: its own series, sampled. */
+	plan_before_boot(&o, &run, 3);
+	assert_null(trs[3].covered_sampled_on);
+	assert_non_null(strstr(trs[3].run_list, sampled));
+	/* Had column 0 not booted, column 1 would sample it. */
+	trs[0].booted = false;
+	plan_before_boot(&o, &run, 1);
+	assert_null(trs[1].covered_sampled_on);
+	assert_non_null(strstr(trs[1].run_list, sampled));
+	assert_int_equal(trs[1].nr_guest_suites, 1);
+	free_columns(trs, 4);
 	strlist_free(&o.kernels);
 }
 
@@ -450,7 +474,7 @@ int main(void)
 		cmocka_unit_test(guests_are_planned_once),
 		cmocka_unit_test(only_needed_barriers_are_hunted),
 		cmocka_unit_test(covered_claims_are_hunted_once_per_version),
-		cmocka_unit_test(covered_claims_are_sampled_by_default),
+		cmocka_unit_test(covered_claims_are_sampled_once_by_default),
 		cmocka_unit_test(emulated_machine_tests_are_hunted_once),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};

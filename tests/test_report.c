@@ -300,6 +300,15 @@ static void litmus_never_tests_that_could_not_fail(void **state)
 		LITMUS_FIGURES("S+fencewmbonceonce+poacquireonce", "Never", "0")
 		LITMUS_FIGURES("2+2W+fencembonceonces", "Never", "0")
 		"    ok 1 SB+poonceonces\nok 1 kw_litmus\n# kwm-suite-end: litmus\n# kwm-done\n";
+	/* The module ran S's Never test briefly, S+poonceonces having shown nothing. */
+	static const char *const brief =
+		"# kwm: init started\n# kwm-suite: litmus\n"
+		LITMUS_FIGURES("SB+poonceonces", "Sometimes", "3")
+		LITMUS_FIGURES("S+poonceonces", "Sometimes", "0")
+		LITMUS_FIGURES("SB+fencembonceonces", "Never", "0")
+		"    # kwl: mode=native test=S+fencewmbonceonce+poacquireonce result=Never"
+		" runs=64 weak=0 ms=1 brief=1\n"
+		"    ok 1 SB+poonceonces\nok 1 kw_litmus\n# kwm-suite-end: litmus\n# kwm-done\n";
 	static const char *const unshown =
 		"# kwm: init started\n# kwm-suite: litmus\n"
 		LITMUS_FIGURES("MP+poonceonces", "Sometimes", "0")
@@ -317,6 +326,12 @@ static void litmus_never_tests_that_could_not_fail(void **state)
 	c = judge_litmus_log(&run, &tr, unshown);
 	assert_int_equal(c[0].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(c[0].reason, "none of its 1 Never tests could fail here"));
+	free_run(&run, &tr);
+	c = judge_litmus_log(&run, &tr, brief);
+	assert_int_equal(c[0].status, CELL_PASS);
+	assert_true(tr.litmus[3].side[0].brief);
+	assert_false(tr.litmus[2].side[0].brief);
+	assert_non_null(strstr(c[0].reason, "1 could not (S: unobservable here; 1 of them ran their minimum rounds only"));
 	free_run(&run, &tr);
 }
 #undef LITMUS_FIGURES
@@ -563,6 +578,47 @@ static void covered_emulated_mutant_sampled(void **state)
 	assert_int_equal(c[1].status, CELL_COVERED);
 	assert_non_null(strstr(c[1].reason, "; sampled 2 s here (hunted -d with an oracle kernel: -k all)"));
 	assert_null(strstr(c[1].reason, "repeated"));
+	free_run(&run, &tr);
+}
+
+/*
+ * A later column leaves out the covered mutant an earlier one sampled:
+ * no suite in its console, yet a cell that says who sampled it.
+ */
+static void covered_emulated_mutant_held_back(void **state)
+{
+	static const char *const log = "# kwm: init started\n# kwm-suite: calibrate-emu\n"
+		"    ok 1 MP\nok 1 kw_calibrate\n# kwm-suite-end: calibrate-emu\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	fill_run(&run, &tr);
+	use_suites(&run, &tr, emulated_flush_b1, 2);
+	assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+	run.models = stub_herd7_models();
+	tr.models = run.models;
+	tr.samples_covered = true;
+	tr.covered_sampled_on = "riscv64";
+	collect_and_judge(&run);
+	c = tr.console.suites;
+	assert_int_equal(c[0].status, CELL_PASS);
+	assert_int_equal(c[1].status, CELL_COVERED);
+	assert_non_null(strstr(c[1].reason, "; not run here: riscv64 sampled it on the emulated machine"));
+	assert_true(c[1].seconds == 0);
+	/* Left out of a guest that stopped early, it is no crash either. */
+	free_run(&run, &tr);
+	fill_run(&run, &tr);
+	use_suites(&run, &tr, emulated_flush_b1, 2);
+	assert_int_equal(write_file_atomic(tr.guest.console_log, "# kwm: init started\n", 21), 0);
+	run.models = stub_herd7_models();
+	tr.models = run.models;
+	tr.samples_covered = true;
+	tr.covered_sampled_on = "riscv64";
+	collect_and_judge(&run);
+	assert_int_equal(tr.console.suites[0].status, CELL_CRASHED);
+	assert_int_equal(tr.console.suites[1].status, CELL_COVERED);
 	free_run(&run, &tr);
 }
 
@@ -917,6 +973,7 @@ int main(void)
 		cmocka_unit_test(mutants_not_run_for_an_unseen_shape),
 		cmocka_unit_test(emulated_machine_tests_repeated_after_another_column),
 		cmocka_unit_test(covered_emulated_mutant_sampled),
+		cmocka_unit_test(covered_emulated_mutant_held_back),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
