@@ -675,7 +675,8 @@ static int build_kernel(struct build *b, const struct build_env *env,
 
 	if (configure(b, env, frags))
 		goto out;
-	step_done(b, "config", step);
+	if (!b->prepared_seconds)
+		step_done(b, "config", step);
 	stamp_remove(b, STAMP_BUILT);
 	unlink(sparse);
 	unlink(w1);
@@ -720,6 +721,21 @@ static int build_test_modules(struct build *b, const struct build_env *env,
 	return stamp_write(b, STAMP_TESTS, digest);
 }
 
+int build_prepare(struct build *b, const struct build_env *env,
+		  const struct fragment_set *frags)
+{
+	double start = now_seconds();
+
+	if (configure(b, env, frags))
+		return -1;
+	if (run_make(b, env, "prepare", NULL))
+		return fail(b, "make prepare");
+	b->prepared_seconds = now_seconds() - start;
+	xappendf(&b->steps, "config and prepare %.1f s beside the other builds",
+		 b->prepared_seconds);
+	return 0;
+}
+
 int build_run(struct build *b, const struct build_env *env,
 	      const struct fragment_set *frags)
 {
@@ -727,6 +743,10 @@ int build_run(struct build *b, const struct build_env *env,
 	double start = now_seconds(), step = start;
 	bool kernel = false, made = false;
 	int ret = -1;
+
+	/* Preparing it ahead failed, and said why (build_prepare()). */
+	if (b->error)
+		return -1;
 
 	series_digest(env, series);
 	tests_digest(env, series, tests);
@@ -759,7 +779,7 @@ int build_run(struct build *b, const struct build_env *env,
 	b->modules_only = made && (!kernel || b->modules_only);
 	ret = 0;
 out:
-	b->seconds = now_seconds() - start;
+	b->seconds = now_seconds() - start + b->prepared_seconds;
 	return ret;
 }
 

@@ -24,6 +24,15 @@ int build_plan(struct build *b, const struct target *t,
 bool build_is_cold(const struct build *b);
 
 /*
+ * A build from scratch configured, and its make's first part run (make
+ * prepare: kbuild's host tools and generated headers), ahead of the rest:
+ * mostly one process at a time, so several side by side fill the CPUs one
+ * leaves idle.  -1 with @b->error set; build_run() then fails at once.
+ */
+int build_prepare(struct build *b, const struct build_env *env,
+		  const struct fragment_set *frags);
+
+/*
  * Whether @module (@len bytes: a path under the initramfs's /lib/kw,
  * without .ko) is one of kwmatrix's own, made after the kernel by
  * variants.c: the calibration and litmus modules and those in folders.

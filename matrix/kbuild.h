@@ -36,6 +36,7 @@ struct build {
 	char *image, *initramfs;
 	char *toolchain;		/* "aarch64-linux-gnu-gcc (Debian ...) 12.2.0" */
 	double seconds;
+	double prepared_seconds;	/* configured and prepared ahead (build_prepare()), or 0 */
 	char *steps;			/* "kernel 380.1 s, W=1 3.2 s, ...": where they went */
 	bool test_modules;		/* its guest loads kwmatrix's own modules too */
 	bool w1_check, sparse_check;	/* the build and sparse suites are asked */
