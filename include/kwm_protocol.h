@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the host and the guest say to each other, spelled once: the driver
- * (matrix/) writes the kernel command line and reads the console; the
- * guest's init (initramfs/init.c) reads the one and writes the other.
+ * (matrix/) writes the plan and reads the console; the guest's init
+ * (initramfs/init.c) reads the one and writes the other.
  *
- * Kernel command line, and /kwm-run in the initrd (KWM_RUN_FILE), which
- * holds the kwm.run= that does not fit in a command line:
+ * The plan is /kwm-run in the initrd (KWM_RUN_FILE), words separated by
+ * spaces or newlines: a kernel command line is too short for kwm.run=,
+ * and the kernel has no /proc to show the init its own (common.config).
  *
  *   kwm.run=SUITE[;SUITE...]      SUITE is NAME:MODULE[+MODULE...][:PARAMS]
  *   MODULE.PARAM=VALUE            passed to MODULE when it is loaded
@@ -13,8 +14,8 @@
  *   kwm.subject=MODULE            a line holding TEXT and "[MODULE]"
  *
  * PARAMS, "MODULE.PARAM=VALUE[,MODULE.PARAM=VALUE...]", are one suite's
- * own and override the command line's.  No spaces or quotes anywhere:
- * LAVA splits the command line on them.  One PARAM is the init's own:
+ * own and override the plan's.  No spaces or quotes in a word: the init
+ * splits on them.  One PARAM is the init's own:
  *
  *   kwm.needs_weak=SHAPE          run the suite only if the calibration
  *                                 earlier in this guest saw SHAPE's weak

@@ -2,9 +2,9 @@
 /*
  * kwm-init: PID 1 of the kwmatrix guest.
  *
- * Mounts proc, sys and dev, runs the suites named on the kernel command
- * line, lets their KTAP reach the console, and powers the machine off.
- * The command line's grammar and the console's markers are the driver's
+ * Mounts sys and dev, runs the suites named in the plan the driver put in
+ * the initrd, lets their KTAP reach the console, and powers the machine
+ * off.  The plan's grammar and the console's markers are the driver's
  * too: include/kwm_protocol.h.
  *
  * A MODULE is a path under /lib/kw without ".ko".  The modules of a suite
@@ -105,11 +105,10 @@ static void append_file(const char *path)
 	close(fd);
 }
 
-/* The kernel command line, then the plan too long for it (KWM_RUN_FILE). */
+/* The plan, in the initrd (KWM_RUN_FILE): the kernel has no /proc. */
 static void read_cmdline(void)
 {
 	cmdline[0] = '\0';
-	append_file("/proc/cmdline");
 	append_file(KWM_RUN_FILE);
 }
 
@@ -398,10 +397,8 @@ static void run_suites(void)
 int main(void)
 {
 	/* The kernel's devtmpfs automount does not apply to an initramfs. */
-	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
 	mkdir("/dev", 0755);
-	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 

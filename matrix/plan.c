@@ -234,24 +234,42 @@ char *plan_kernel_append(const struct options *o, const struct target_result *tr
 				 tr->target->early_console ? " " : "",
 				 tr->target->early_console ? tr->target->early_console : "");
 
-	if (tr->oracle) {
+	(void)o;
+	if (tr->oracle && tr->oracle->cmdline)
+		xappendf(&append, " %s", tr->oracle->cmdline);
+	return append;
+}
+
+char *plan_guest_args(const struct options *o, const struct target_result *tr)
+{
+	char *args = xstrdup("");
+
+	if (tr->oracle)
 		/* "KCSAN:" and "[kw_worker]" on one line: a report on the subject. */
-		xappendf(&append, " " KWM_ARG_CATCH "%s: " KWM_ARG_SUBJECT "%s",
+		xappendf(&args, KWM_ARG_CATCH "%s: " KWM_ARG_SUBJECT "%s",
 			 tr->oracle->title, SUBJECT_MODULE);
-		if (tr->oracle->cmdline)
-			xappendf(&append, " %s", tr->oracle->cmdline);
-	}
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
 
 		if (s->duration_module &&
 		    first_to_ask(tr, i, duration_module_of, s->duration_module))
-			xappendf(&append, " %s.duration=%d", s->duration_module,
-				 torture_seconds(o, tr));
+			xappendf(&args, "%s%s.duration=%d", *args ? " " : "",
+				 s->duration_module, torture_seconds(o, tr));
 		if (s->params && first_to_ask(tr, i, params_of, s->params))
-			xappendf(&append, " %s", s->params);
+			xappendf(&args, "%s%s", *args ? " " : "", s->params);
 	}
-	return append;
+	return args;
+}
+
+/* The initrd's KWM_RUN_FILE: the guest's arguments, then its run list. */
+static char *run_file(const struct options *o, const struct target_result *tr)
+{
+	char *args = plan_guest_args(o, tr), *run = plan_run(o, tr);
+	char *file = xasprintf("%s\n%s", args, run);
+
+	free(args);
+	free(run);
+	return file;
 }
 
 int plan_guest_bound(const struct options *o, const struct target_result *tr)
@@ -404,7 +422,7 @@ void plan_before_boot(const struct options *o, struct run *run, int i)
 	tr->covered_sampled_on = sampled_on;
 	tr->nr_guest_suites = count_guest_suites(tr);
 	free(tr->run_list);
-	tr->run_list = plan_run(o, tr);
+	tr->run_list = run_file(o, tr);
 	tr->bound = plan_guest_bound(o, tr);
 }
 
@@ -421,7 +439,7 @@ void plan_guests(const struct options *o, struct run *run)
 		tr->build.w1_check = asks_for(tr, SUITE_BUILD);
 		tr->build.sparse_check = asks_for(tr, SUITE_SPARSE);
 		tr->kernel_append = plan_kernel_append(o, tr);
-		tr->run_list = plan_run(o, tr);
+		tr->run_list = run_file(o, tr);
 		tr->bound = plan_guest_bound(o, tr);
 	}
 }

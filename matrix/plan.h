@@ -60,10 +60,15 @@ bool plan_samples_covered(const struct target_result *tr, const struct suite *s)
 bool plan_holds_back(const struct target_result *tr, const struct suite *s);
 
 /*
- * The guest's kernel command line for column @tr (free it): everything
- * but the suites to run, which are too long for it (plan_run()).
+ * The guest's kernel command line for column @tr (free it): the console,
+ * and what the kernel itself reads.  What the init reads goes in the
+ * initrd (KWM_RUN_FILE: plan_guest_args(), then plan_run()); the kernel
+ * has no /proc to show the init its command line (common.config).
  */
 char *plan_kernel_append(const struct options *o, const struct target_result *tr);
+
+/* "kwm.catch=... MODULE.PARAM=VALUE ...": the init's arguments, for KWM_RUN_FILE. */
+char *plan_guest_args(const struct options *o, const struct target_result *tr);
 
 /* "kwm.run=...": the suites column @tr's guest runs, for KWM_RUN_FILE. */
 char *plan_run(const struct options *o, const struct target_result *tr);

@@ -46,7 +46,7 @@ struct target_result {
 	 */
 	int nr_guest_suites;		/* suites run in the guest; 0: none boots */
 	char *kernel_append;		/* the guest's kernel command line */
-	char *run_list;			/* "kwm.run=...", in its initrd */
+	char *run_list;			/* its init's arguments and "kwm.run=...", in its initrd */
 	int bound;			/* seconds the guest may take */
 	bool booted;			/* its guest was started */
 	const char *emu_hunted_on;	/* the column that hunts the emulated machine's tests -d */

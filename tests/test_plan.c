@@ -98,9 +98,12 @@ static void command_line_and_bound(void **state)
 	strlist_add(&tr.suites, "build");
 	strlist_add(&tr.suites, "calibrate");
 	strlist_add(&tr.suites, "torture");
+	/* The kernel's own; the init reads its plan from the initrd (no /proc). */
 	append = plan_kernel_append(&o, &tr);
-	assert_string_equal(append, "console=ttyAMA0 panic=-1"
-			    " kw_calibrate.duration=10 kw_worker_torture.duration=10");
+	assert_string_equal(append, "console=ttyAMA0 panic=-1");
+	free(append);
+	append = plan_guest_args(&o, &tr);
+	assert_string_equal(append, "kw_calibrate.duration=10 kw_worker_torture.duration=10");
 	free(append);
 	/* The suites go in the initrd: a command line is too short for them. */
 	append = plan_run(&o, &tr);
@@ -122,7 +125,10 @@ static void command_line_and_bound(void **state)
 			    "kw_worker+kw_worker_torture:kw_worker_torture.duration=120\n");
 	free(append);
 	append = plan_kernel_append(&o, &tr);
-	assert_non_null(strstr(append, " kwm.catch=KCSAN: kwm.subject=kw_worker kcsan.skip_watch=100"));
+	assert_string_equal(append, "console=ttyAMA0 panic=-1 kcsan.skip_watch=100");
+	free(append);
+	append = plan_guest_args(&o, &tr);
+	assert_non_null(strstr(append, "kwm.catch=KCSAN: kwm.subject=kw_worker "));
 	/* KCSAN's minimum, not -d's 10 s. */
 	assert_non_null(strstr(append, " kw_worker_torture.duration=15"));
 	free(append);
@@ -161,7 +167,8 @@ static void guests_are_planned_once(void **state)
 	strlist_add(&trs[1].suites, "sparse");
 	plan_guests(&o, &run);
 	assert_int_equal(trs[0].nr_guest_suites, 1);
-	assert_string_equal(trs[0].run_list, "kwm.run=kunit:kw_worker+kw_worker_kunit\n");
+	/* The initrd's plan: the init's arguments (none here), then the suites. */
+	assert_string_equal(trs[0].run_list, "\nkwm.run=kunit:kw_worker+kw_worker_kunit\n");
 	assert_non_null(strstr(trs[0].kernel_append, "console=ttyAMA0"));
 	assert_int_equal(trs[0].bound, trs[0].target->boot_seconds + 30);
 	/* kunit loads only the series' modules: no variant is built for it. */
@@ -238,8 +245,8 @@ static void only_needed_barriers_are_hunted(void **state)
 			    "mutant-emu-flush-b1:torture+emu-no-flush-b1/kw_worker_emu:"
 			    "kw_worker_emu.emu_direct=flush-b1\n");
 	free(append);
-	append = plan_kernel_append(&o, &tr);
-	assert_non_null(strstr(append, " kw_worker_emu.duration=5 "));
+	append = plan_guest_args(&o, &tr);
+	assert_non_null(strstr(append, "kw_worker_emu.duration=5 "));
 	assert_int_equal(plan_guest_bound(&o, &tr),
 			 tr.target->boot_seconds + 30 + 20 + 30 + 5);
 	free(append);
@@ -258,7 +265,7 @@ static void only_needed_barriers_are_hunted(void **state)
 			    "kw_worker_torture.duration=5;"
 			    "mutant-worker-b1:torture+no-worker-b1/kw_worker+kw_worker_torture\n");
 	free(append);
-	append = plan_kernel_append(&o, &tr);
+	append = plan_guest_args(&o, &tr);
 	assert_non_null(strstr(append, " kw_worker_torture.duration=15"));
 	free(append);
 	strlist_free(&tr.suites);
