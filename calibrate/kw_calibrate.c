@@ -288,11 +288,20 @@ static void kwc_count(void)
 	kwc_runs += instances;
 }
 
+/*
+ * A forbidden shape whose baseline showed nothing here cannot fail: it
+ * runs its KWC_MIN_ROUNDS only (natively MP+wmb+rmb, whose share was a
+ * second of every native calibration).
+ */
+static bool kwc_brief;
+
 /* Each shape's share of the duration. */
 static unsigned long kwc_shape_jiffies(void)
 {
 	unsigned long shapes = *only ? 1 : ARRAY_SIZE(kwc_shapes);
 
+	if (kwc_brief)
+		return 0;
 	return max_t(unsigned long, KWC_MIN_SHARE, duration * HZ / shapes);
 }
 
@@ -468,6 +477,7 @@ static int __init kwc_init(void)
 				i + 1, s->name, only);
 			continue;
 		}
+		kwc_brief = !*only && s->forbidden && !kwc_weak_of[s->baseline];
 		ret = kwc_run_shape(s);
 		if (ret) {
 			kfree(kwc_in);
@@ -492,8 +502,8 @@ static int __init kwc_init(void)
 			pr_info("    not ok %d %s # emulated, yet no weak outcome in %lu runs\n",
 				i + 1, s->name, kwc_runs);
 		} else if (s->forbidden && !kwc_weak_of[s->baseline]) {
-			pr_info("    ok %d %s # SKIP unobservable here: %s showed no weak outcome either\n",
-				i + 1, s->name, kwc_shapes[s->baseline].name);
+			pr_info("    ok %d %s # SKIP unobservable here: %s showed no weak outcome either (%d rounds)\n",
+				i + 1, s->name, kwc_shapes[s->baseline].name, KWC_MIN_ROUNDS);
 		} else {
 			pr_info("    ok %d %s # %lu weak in %lu runs (%s)\n", i + 1,
 				s->name, kwc_weak, kwc_runs,
