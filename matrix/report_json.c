@@ -124,6 +124,8 @@ static json_object *litmus_json(const struct target_result *tr)
 			json_object_object_add(so, "weak", json_object_new_int64(s->weak));
 			json_object_object_add(so, "seconds", json_object_new_double(s->ms / 1000.0));
 			json_object_object_add(so, "skipped", s->skip ? jstr(s->skip) : NULL);
+			/* Its minimum rounds only: its shape showed nothing here. */
+			json_object_object_add(so, "brief", json_object_new_boolean(s->brief));
 			json_object_object_add(so, "forbidden_seen",
 					       json_object_new_boolean(litmus_side_forbidden(r, side)));
 			json_object_object_add(o, litmus_side_names[side], so);
