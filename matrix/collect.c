@@ -42,7 +42,7 @@ static void read_static(struct static_result *r, const char *log,
 
 /*
  * The suites the plan left out of the guest (plan_holds_back()): not run
- * here by design, which the judge words, not a guest that stopped early.
+ * here by design, and why, not a guest that stopped early.
  */
 static void note_held_back(struct target_result *tr)
 {
@@ -57,7 +57,8 @@ static void note_held_back(struct target_result *tr)
 		s->reason = s->excerpt = NULL;
 		s->status = CELL_PASS;
 		s->seconds = 0;
-		s->not_run = xasprintf("sampled on %s", tr->covered_sampled_on);
+		s->not_run = xasprintf("%s sampled it on the emulated machine, the same software on every target (hunted -d with an oracle kernel: -k all)",
+				       tr->covered_sampled_on);
 	}
 }
 

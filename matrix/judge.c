@@ -174,9 +174,9 @@ static char *repeat_note(const struct target_result *tr, const struct suite_resu
 }
 
 /*
- * What a survivor's cell adds about its own run: a covered mutant left
- * out, another column having sampled it, held back by the calibration
- * before it, a covered mutant sampled, or a short repeat of another
+ * What a survivor's cell adds about its own run: not run (held back by
+ * the calibration before it, or a covered mutant another column sampled:
+ * collect.c), a covered mutant sampled, or a short repeat of another
  * column's hunt.
  */
 static char *survivor_run_note(const struct target_result *tr,
@@ -184,10 +184,6 @@ static char *survivor_run_note(const struct target_result *tr,
 {
 	char *repeat, *note;
 
-	if (plan_holds_back(tr, suite))
-		return xasprintf("; not run here: %s sampled it %s (hunted -d with an oracle kernel: -k all)",
-				 tr->covered_sampled_on,
-				 "on the emulated machine, the same software on every target");
 	if (s->not_run)
 		return xasprintf("; not run here: %s", s->not_run);
 	if (plan_samples_covered(tr, suite))
