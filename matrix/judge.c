@@ -138,11 +138,6 @@ static void judge_detector(const struct run *run, struct target_result *tr,
 				   o ? o->title : suite->must_fire));
 }
 
-/*
- * Racing instances one weak outcome needs at @r's rate, against the
- * flushes the torture made: a survivor of a rare shape says how far off
- * the torture was.
- */
 /* The value of "@key=" in the torture's figures, up to a space; "?" if not said. */
 static char *stat_value(const struct suite_result *s, const char *key)
 {
@@ -154,6 +149,11 @@ static char *stat_value(const struct suite_result *s, const char *key)
 	return xstrdup("?");
 }
 
+/*
+ * Racing instances one weak outcome needs at @r's rate, against the
+ * flushes the torture made: a survivor of a rare shape says how far off
+ * the torture was.
+ */
 static char *survivor_reason(const struct suite_result *s, const struct shape_rate *r,
 			     const char *shape)
 {
@@ -269,11 +269,43 @@ static void set_killed(const struct target_result *tr, struct suite_result *s,
 }
 
 /*
+ * Whether a native mutant's torture could expect one weak outcome of its
+ * shape: its flushes (each one racing instance of the pairing) reach the
+ * runs that one took in calibration.  Under TCG it runs 2 s (plan.c), and
+ * a shape seen a few times per million needs far more; a survivor of a
+ * run that short shows nothing either way.  Without a figure, assume it
+ * could: the cell stays red rather than excused.
+ */
+static bool long_enough_for(const struct suite_result *s, const struct shape_rate *r)
+{
+	char *flushes = stat_value(s, "flushes"), *end;
+	unsigned long made = strtoul(flushes, &end, 10);
+	bool known = end != flushes && !*end;
+
+	free(flushes);
+	return !known || (double)made * (double)r->weak >= (double)r->runs;
+}
+
+static char *too_short_reason(const struct suite_result *s, const struct shape_rate *r,
+			      const char *shape)
+{
+	char *flushes = stat_value(s, "flushes"), *seconds = stat_value(s, "seconds");
+	char *why = xasprintf("calibration saw %s here, but rarely: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes in %s s, too few to expect one, so this run could not fail (a real board, -L, runs it -d)",
+			      shape, r->weak, r->runs, shape_rate_per_million(r),
+			      (double)r->runs / (double)r->weak, flushes, seconds);
+
+	free(flushes);
+	free(seconds);
+	return why;
+}
+
+/*
  * A native mutant on a plain kernel that nothing killed, or that the
  * guest did not run (KWM_PARAM_NEEDS_WEAK): judged by the calibration of
  * its shape.  A single weak outcome is an observation, not noise: a
- * fenced shape fails on one.  Without a figure nothing was shown either
- * way.
+ * fenced shape fails on one.  But a torture too short to expect one at
+ * the rate calibration saw could not fail.  Without a figure nothing was
+ * shown either way.
  */
 static void judge_native_survivor(const struct target_result *tr,
 				  struct suite_result *s, const struct suite *suite)
@@ -293,6 +325,8 @@ static void judge_native_survivor(const struct target_result *tr,
 		set_cell(s, CELL_UNOBSERVABLE,
 			 xasprintf("calibration saw %s 0 times in %lu runs here: this platform cannot show what the barrier guards against, and only that reordering kills this mutant here, so the guest did not run it",
 				   suite->shape, r->runs));
+	else if (r->weak && !long_enough_for(s, r))
+		set_cell(s, CELL_UNOBSERVABLE, too_short_reason(s, r, suite->shape));
 	else if (r->weak)
 		set_cell(s, CELL_SURVIVED, survivor_reason(s, r, suite->shape));
 	else {

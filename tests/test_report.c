@@ -266,6 +266,43 @@ static void mutants_are_classified_by_calibration(void **state)
 	free_run(&run, &tr);
 }
 
+/*
+ * A shape seen a few times per million, and a torture too short to expect
+ * one weak outcome of it: that survivor could not fail, so it is
+ * UNOBSERVABLE, not red; one long enough stays SURVIVED.
+ */
+static void rare_shape_survivor_too_short_to_fail(void **state)
+{
+	static const char *const v[] = {
+		"calibrate", "mutant-worker-b1", "mutant-seed-worker-b1",
+	};
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: calibrate\n"
+		"    # kwc: shape=SB+mb-plain+wait forbidden=0 runs=129536 weak=1 per_million=7\n"
+		"    ok 1 SB\nok 1 kw_calibrate\n# kwm-suite-end: calibrate\n"
+		"# kwm-suite: mutant-worker-b1\n"
+		"    # kwt: seconds=2 ops=100 ops_per_sec=50 flushes=3000 queues=40\n"
+		"    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-worker-b1\n"
+		"# kwm-suite: mutant-seed-worker-b1\n"
+		"    # kwt: seconds=2 ops=100 ops_per_sec=50 flushes=129536 queues=40\n"
+		"    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: mutant-seed-worker-b1\n# kwm-done\n";
+	struct target_result tr;
+	struct run run;
+	struct suite_result *c;
+
+	(void)state;
+	judge_log(&run, &tr, log, v, 3);
+	c = tr.console.suites;
+	assert_int_equal(c[1].status, CELL_UNOBSERVABLE);
+	assert_non_null(strstr(c[1].reason, "1 weak in 129536 runs (7.72 per million)"));
+	assert_non_null(strstr(c[1].reason, "made 3000 flushes in 2 s, too few to expect one"));
+	assert_int_equal(c[2].status, CELL_SURVIVED);
+	shape_rates_free(tr.rates, tr.nr_rates);
+	free_run(&run, &tr);
+}
+
 /* The litmus row's figures of @log, judged: its cell is c[0]. */
 static struct suite_result *judge_litmus_log(struct run *run, struct target_result *tr,
 					     const char *log)
@@ -958,6 +995,7 @@ int main(void)
 		cmocka_unit_test(unwritable_folder_leaves_nothing),
 		cmocka_unit_test(build_error_fills_every_cell),
 		cmocka_unit_test(mutants_are_classified_by_calibration),
+		cmocka_unit_test(rare_shape_survivor_too_short_to_fail),
 		cmocka_unit_test(unseen_or_unmeasured_shapes),
 		cmocka_unit_test(litmus_never_tests_that_could_not_fail),
 		cmocka_unit_test(known_finding_only_by_its_check),
