@@ -193,33 +193,19 @@ out:
 	return ret;
 }
 
-/*
- * The modules cut from the subject, one folder per name under /lib/kw:
- * the variants (the subject's module) and the emulated builds (the
- * subject and the torture as one module).
- */
-struct module_family {
-	void (*names)(struct strlist *names);
-	const char *folder;	/* under <build>/kwm/ */
-	const char *module;
-};
-
-static const struct module_family module_families[] = {
-	{ variant_names, "variants", SUBJECT_MODULE },
-	{ emulated_names, "emulated", EMULATED_MODULE },
-};
-
-static void list_module_family(char **list, const char *build_dir,
+/* Those of @family that the guest loads: the only ones built (variants_build()). */
+static void list_module_family(char **list, const struct build *b,
 			       const struct module_family *family)
 {
 	struct strlist names = { 0 };
 
 	family->names(&names);
 	for (int i = 0; i < names.n; i++)
-		xappendf(list, "dir /lib/kw/%s 0755 0 0\n"
-			 "file /lib/kw/%s/%s.ko %s/kwm/%s/%s/%s.ko 0644 0 0\n",
-			 names.v[i], names.v[i], family->module, build_dir,
-			 family->folder, names.v[i], family->module);
+		if (strlist_has(&b->module_dirs, names.v[i]))
+			xappendf(list, "dir /lib/kw/%s 0755 0 0\n"
+				 "file /lib/kw/%s/%s.ko %s/kwm/%s/%s/%s.ko 0644 0 0\n",
+				 names.v[i], names.v[i], family->module, b->dir,
+				 family->folder, names.v[i], family->module);
 	strlist_free(&names);
 }
 
@@ -257,8 +243,8 @@ static void list_test_modules(char **list, const struct build *b)
 		 CALIBRATION_MODULE, b->dir, CALIBRATION_MODULE,
 		 LITMUS_MODULE, b->dir, LITMUS_MODULE,
 		 LITMUS_MODULE, b->dir, LITMUS_MODULE);
-	for (size_t f = 0; f < sizeof(module_families) / sizeof(*module_families); f++)
-		list_module_family(list, b->dir, &module_families[f]);
+	for (int f = 0; f < kwm_nr_module_families; f++)
+		list_module_family(list, b, &kwm_module_families[f]);
 }
 
 /* The init binary, the modules and a cpio list for gen_init_cpio. */
@@ -336,13 +322,28 @@ static void series_digest(const struct build_env *env, char out[KWM_HASH_HEX])
 	free(sparse);
 }
 
+/* Which of @b's variants the guest loads, in the families' order. */
+static void hash_module_dirs(struct kwm_hash *h, const struct build *b)
+{
+	for (int f = 0; f < kwm_nr_module_families; f++) {
+		struct strlist names = { 0 };
+
+		kwm_module_families[f].names(&names);
+		for (int i = 0; i < names.n; i++)
+			if (strlist_has(&b->module_dirs, names.v[i]))
+				hash_add_str(h, names.v[i]);
+		strlist_free(&names);
+	}
+}
+
 /*
  * What the test modules' stamp records: the kernel's, the driver's
- * tables of variants and the repository's files the modules are made of.
- * Not the init: only the initramfs holds it (see below).
+ * tables of variants, which of them the guest loads, and the
+ * repository's files the modules are made of.  Not the init: only the
+ * initramfs holds it (see below).
  */
-static void tests_digest(const struct build_env *env, const char *series,
-			 char out[KWM_HASH_HEX])
+static void tests_digest(const struct build *b, const struct build_env *env,
+			 const char *series, char out[KWM_HASH_HEX])
 {
 	static const char *const inputs[] = {
 		"calibrate/" CALIBRATION_MODULE ".c",
@@ -357,6 +358,7 @@ static void tests_digest(const struct build_env *env, const char *series,
 	hash_add_str(h, series);
 	/* The variants are made by the driver's own tables: they count too. */
 	variants_hash_tables(h);
+	hash_module_dirs(h, b);
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		char *path = xasprintf("%s/%s", env->repo, inputs[i]);
 
@@ -767,7 +769,7 @@ int build_run(struct build *b, const struct build_env *env,
 		return -1;
 
 	series_digest(env, series);
-	tests_digest(env, series, tests);
+	tests_digest(b, env, series, tests);
 	/* The initramfs holds the test modules only where the suites load them. */
 	initramfs_digest(env, b->test_modules ? tests : series, init);
 	if (!stamp_is(b, STAMP_BUILT, series, b->image)) {
@@ -812,5 +814,6 @@ void build_free(struct build *b)
 	free(b->steps);
 	free(b->error);
 	free(b->excerpt);
+	strlist_free(&b->module_dirs);
 	memset(b, 0, sizeof(*b));
 }

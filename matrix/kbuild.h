@@ -39,6 +39,7 @@ struct build {
 	double prepared_seconds;	/* configured and prepared ahead (build_prepare()), or 0 */
 	char *steps;			/* "kernel 380.1 s, W=1 3.2 s, ...": where they went */
 	bool test_modules;		/* its guest loads kwmatrix's own modules too */
+	struct strlist module_dirs;	/* the folders of those it loads: "seed", ... */
 	bool w1_check, sparse_check;	/* the build and sparse suites are asked */
 	bool up_to_date;		/* nothing was rebuilt */
 	bool modules_only;		/* only the series' modules were rebuilt */

@@ -334,22 +334,37 @@ struct boot_policy plan_boot_policy(long ncpu, int nr_columns, int nr_cold)
 	};
 }
 
-/* Whether a suite of the guest loads one of kwmatrix's own modules. */
-static bool loads_test_modules(const struct target_result *tr)
+/*
+ * kwmatrix's own modules that column @tr's guest loads: whether any, and
+ * the folders of those cut from the subject ("seed", "emu-series"), the
+ * only ones of them built and packed (build.c).  A default column never
+ * loads the detectors of the oracle kernels (late-wake, plain-done-seq).
+ */
+static void plan_test_modules(struct target_result *tr)
 {
+	struct build *b = &tr->build;
+
+	b->test_modules = false;
+	strlist_free(&b->module_dirs);
 	for (int i = 0; i < tr->suites.n; i++) {
 		const struct suite *s = suite_find(tr->suites.v[i]);
-		const char *m = s->modules;
 
-		while (suite_in_guest(s) && *m) {
+		for (const char *m = s->modules; suite_in_guest(s) && *m;) {
 			size_t len = strcspn(m, KWM_RUN_MODULES_SEP);
+			const char *slash = memchr(m, '/', len);
 
 			if (build_made_module(m, len))
-				return true;
+				b->test_modules = true;
+			if (slash) {
+				char *dir = xasprintf("%.*s", (int)(slash - m), m);
+
+				if (!strlist_has(&b->module_dirs, dir))
+					strlist_add(&b->module_dirs, dir);
+				free(dir);
+			}
 			m += len + !!m[len];
 		}
 	}
-	return false;
 }
 
 /* Whether column @tr runs a suite of @kind. */
@@ -434,7 +449,7 @@ void plan_guests(const struct options *o, struct run *run)
 		tr->samples_covered = !hunts_covered(o);
 		tr->nr_guest_suites = count_guest_suites(tr);
 		/* An edit loop of -s kunit waits for no variant. */
-		tr->build.test_modules = loads_test_modules(tr);
+		plan_test_modules(tr);
 		/* Nor for W=1 and sparse: they are the build and sparse suites'. */
 		tr->build.w1_check = asks_for(tr, SUITE_BUILD);
 		tr->build.sparse_check = asks_for(tr, SUITE_SPARSE);

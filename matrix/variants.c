@@ -119,6 +119,13 @@ void emulated_names(struct strlist *names)
 	}
 }
 
+const struct module_family kwm_module_families[] = {
+	{ variant_names, "variants", SUBJECT_MODULE },
+	{ emulated_names, "emulated", EMULATED_MODULE },
+};
+const int kwm_nr_module_families = sizeof(kwm_module_families) /
+				   sizeof(kwm_module_families[0]);
+
 /*
  * The torture as calibrate/kw_emu_subject.h runs it: the work's data
  * stores and the flusher's reads of them marked, so that the layer sees
@@ -787,6 +794,33 @@ static int stage_litmus(struct build *b, struct strlist *stale,
 	return ret;
 }
 
+/*
+ * Of @stale, the folders the guest loads from: a variant it does not
+ * load (on a default column, the oracle kernels' detectors) is written
+ * but not built, and a run that loads it finds it stale then.
+ */
+static void keep_loaded(const struct build *b, struct strlist *stale)
+{
+	struct strlist kept = { 0 };
+
+	for (int i = 0; i < stale->n; i++) {
+		const char *dir = stale->v[i];
+		bool cut = false;
+
+		for (int f = 0; f < kwm_nr_module_families; f++) {
+			char *root = xasprintf("%s/kwm/%s/", b->dir,
+					       kwm_module_families[f].folder);
+
+			cut |= !strncmp(dir, root, strlen(root));
+			free(root);
+		}
+		if (!cut || strlist_has(&b->module_dirs, strrchr(dir, '/') + 1))
+			strlist_add(&kept, dir);
+	}
+	strlist_free(stale);
+	*stale = kept;
+}
+
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
@@ -825,6 +859,7 @@ int variants_build(struct build *b, const struct build_env *env)
 	    stage_calibration(b, &stale, env) ||
 	    stage_litmus(b, &stale, env))
 		goto out;
+	keep_loaded(b, &stale);
 	ret = make_modules(b, &stale);
 out:
 	rm_rf(staging);

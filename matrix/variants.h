@@ -116,6 +116,20 @@ extern const struct emulated_detector kwm_emulated_detectors[];
 extern const int kwm_nr_emulated_detectors;
 
 /*
+ * The modules cut from the subject, one folder per name under /lib/kw:
+ * the variants (the subject's module) and the emulated builds (the
+ * subject and the torture as one module).
+ */
+struct module_family {
+	void (*names)(struct strlist *names);
+	const char *folder;	/* under <build>/kwm/ */
+	const char *module;
+};
+
+extern const struct module_family kwm_module_families[];
+extern const int kwm_nr_module_families;
+
+/*
  * Write every variant under @b->dir/kwm/variants/, and calibrate/ under
  * @b->dir/kwm/calibrate/, and build those that are stale.
  */

@@ -298,6 +298,20 @@ if litmus_bars "$(ls "$work"/matrix/*/matrix.json | head -1)"; then
 else
 	bad "litmus: 30 or more of the kernel's tests on every target, natively and emulated, none forbidden seen"
 fi
+# Only the variants a column loads are built and packed: the plain
+# kernels' initrds hold the barrier mutants, not the oracle kernels'
+# detectors (late-wake, plain-done-seq).
+packed=0
+for dir in $(sed -n 's/^kwmatrix: [^ ]*: building in \([^ ]*\) .*/\1/p' "$work/matrix.out"); do
+	grep -q '^file /lib/kw/no-worker-b0/kw_worker.ko ' "$dir/kwm/initramfs.list" &&
+	! grep -q '^file /lib/kw/\(late-wake\|plain-done-seq\|seed-late-wake\)/' "$dir/kwm/initramfs.list" &&
+	packed=$((packed + 1))
+done
+if [ "$packed" -eq 3 ]; then
+	ok "variants: only those a column loads are built and packed (3 of 3 columns)"
+else
+	bad "variants: only those a column loads are built and packed ($packed of 3 columns)"
+fi
 # The native mutants of the plain columns: the guest held back each one
 # whose shape the calibration before it saw 0 times, and ran the others.
 if python3 - "$(ls "$work"/matrix/*/matrix.json | head -1)" <<'PY'

@@ -173,6 +173,7 @@ static void guests_are_planned_once(void **state)
 	assert_int_equal(trs[0].bound, trs[0].target->boot_seconds + 30);
 	/* kunit loads only the series' modules: no variant is built for it. */
 	assert_false(trs[0].build.test_modules);
+	assert_int_equal(trs[0].build.module_dirs.n, 0);
 	/* W=1 is the build suite's, sparse the sparse suite's: each only if asked. */
 	assert_true(trs[0].build.w1_check);
 	assert_false(trs[0].build.sparse_check);
@@ -195,8 +196,10 @@ static void guests_are_planned_once(void **state)
 	assert_non_null(strstr(trs[0].run_list, "mutant-worker-b0:torture+no-worker-b0/"
 			       "kw_worker+kw_worker_torture:kw_worker_torture.duration=2,"
 			       KWM_PARAM_NEEDS_WEAK "MP+rmb"));
-	/* A mutant is one of kwmatrix's own modules. */
+	/* A mutant is one of kwmatrix's own modules, the only variant built. */
 	assert_true(trs[0].build.test_modules);
+	assert_int_equal(trs[0].build.module_dirs.n, 1);
+	assert_string_equal(trs[0].build.module_dirs.v[0], "no-worker-b0");
 	trs[0].under_tcg = false;
 	free(trs[0].run_list);
 	free(trs[0].kernel_append);
@@ -208,6 +211,7 @@ static void guests_are_planned_once(void **state)
 	for (int i = 0; i < 2; i++) {
 		free(trs[i].kernel_append);
 		free(trs[i].run_list);
+		strlist_free(&trs[i].build.module_dirs);
 		strlist_free(&trs[i].suites);
 	}
 }
@@ -278,6 +282,7 @@ static void free_columns(struct target_result *trs, int n)
 		free(trs[i].kernel_append);
 		free(trs[i].run_list);
 		free(trs[i].build.name);
+		strlist_free(&trs[i].build.module_dirs);
 		strlist_free(&trs[i].suites);
 	}
 }
