@@ -29,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -42,6 +43,8 @@
 #define kwe_thread_exit()	do { } while (0)
 #define kwe_emulation_lost()	false
 #define KWE_THREADS	0
+#define kwe_real_read(v)	atomic_read(v)
+#define kwe_real_inc_return(v)	atomic_inc_return(v)
 #endif
 
 /*
@@ -79,6 +82,13 @@ MODULE_PARM_DESC(instances, "Litmus instances per round");
 static char *only = "";
 module_param(only, charp, 0444);
 MODULE_PARM_DESC(only, "Run only the shape of this name, a forbidden one until its first weak outcome");
+static int wait_limit = 30;
+module_param(wait_limit, int, 0444);
+MODULE_PARM_DESC(wait_limit, "Seconds a side waits for the other before both stop and the shape fails");
+/* The test of wait_limit: one side stops showing up, as a lost one would. */
+static bool stall;
+module_param(stall, bool, 0444);
+MODULE_PARM_DESC(stall, "Test of wait_limit: the second side stops after its first round");
 
 struct kwc_instance {
 	int x ____cacheline_aligned;
@@ -245,17 +255,48 @@ static bool kwc_done;
 static unsigned long kwc_runs, kwc_weak;
 static struct completion kwc_finished[2];
 
-/* Sense-reversing barrier for the two threads. */
-static void kwc_sync(int *sense)
+/*
+ * A side that has waited wait_limit for the other gives up on it: both
+ * stop, and the shape's line says where.  Once a 6.12 guest's
+ * calibrate-emu spun on one CPU for ten minutes, until the driver
+ * stopped it, and nothing said where.
+ */
+static atomic_t kwc_lost;
+static const char *kwc_lost_at;
+static long kwc_lost_side;
+static int kwc_lost_instance;
+
+static bool kwc_gave_up(long id, unsigned long since, const char *at, int instance)
 {
+	if (kwe_real_read(&kwc_lost))
+		return true;
+	if (time_before(jiffies, since + wait_limit * HZ))
+		return false;
+	if (kwe_real_inc_return(&kwc_lost) == 1) {
+		kwc_lost_at = at;
+		kwc_lost_side = id;
+		kwc_lost_instance = instance;
+	}
+	return true;
+}
+
+/* Sense-reversing barrier for the two threads; false if one gave up. */
+static bool kwc_sync(long id, int *sense)
+{
+	unsigned long since = jiffies;
+
 	*sense = !*sense;
 	if (atomic_inc_return(&kwc_arrived) == 2) {
 		atomic_set(&kwc_arrived, 0);
 		smp_store_release(&kwc_sense, *sense);
-	} else {
-		while (smp_load_acquire(&kwc_sense) != *sense)
-			cpu_relax();
+		return !kwe_real_read(&kwc_lost);
 	}
+	while (smp_load_acquire(&kwc_sense) != *sense) {
+		if (kwc_gave_up(id, since, "the meeting between rounds", -1))
+			return false;
+		cpu_relax();
+	}
+	return true;
 }
 
 static void kwc_reset(void)
@@ -315,16 +356,21 @@ static bool kwc_caught(void)
  * Both sides wait for round @round's go flag, then a random while of
  * their own: who runs first changes from round to round.
  */
-static void kwc_start(long id, int round, struct rnd_state *rnd)
+static bool kwc_start(long id, int round, struct rnd_state *rnd)
 {
+	unsigned long since = jiffies;
 	u32 spins;
 
 	if (id == 0)
 		smp_store_release(&kwc_go, round);
-	while (smp_load_acquire(&kwc_go) != round)
+	while (smp_load_acquire(&kwc_go) != round) {
+		if (kwc_gave_up(id, since, "a round's go flag", -1))
+			return false;
 		cpu_relax();
+	}
 	for (spins = prandom_u32_state(rnd) % (start_jitter + 1); spins; spins--)
 		cpu_relax();
+	return true;
 }
 
 #ifdef KWC_EMULATE
@@ -337,16 +383,25 @@ static void kwc_start(long id, int round, struct rnd_state *rnd)
  * until both have arrived at the next, so the other's loads may miss
  * them; stale loads do the rest.
  */
-static void kwc_meet(struct kwc_instance *in, long id)
+static bool kwc_meet(struct kwc_instance *in, long id)
 {
+	unsigned long since = jiffies;
+
 	kwe_real_inc_return(&in->gate);
-	while (kwe_real_read(&in->gate) < 2)
+	while (kwe_real_read(&in->gate) < 2) {
+		if (kwc_gave_up(id, since, "an instance's gate", in - kwc_in))
+			return false;
 		cpu_relax();
+	}
 	kwe_native(true);
 	kwe_native(false);
 	if (id != in->lead)
-		while (!kwe_real_read(&in->turn))
+		while (!kwe_real_read(&in->turn)) {
+			if (kwc_gave_up(id, since, "the lead's turn", in - kwc_in))
+				return false;
 			cpu_relax();
+		}
+	return true;
 }
 
 static void kwc_leave(struct kwc_instance *in, long id)
@@ -356,8 +411,9 @@ static void kwc_leave(struct kwc_instance *in, long id)
 }
 #else
 /* On hardware the round's start is the only meeting: the sides race. */
-static void kwc_meet(struct kwc_instance *in, long id)
+static bool kwc_meet(struct kwc_instance *in, long id)
 {
+	return true;
 }
 
 static void kwc_leave(struct kwc_instance *in, long id)
@@ -377,10 +433,17 @@ static int kwc_thread(void *arg)
 	/* The harness is plain hardware even under emulation: only the shapes run on it. */
 	kwe_native(true);
 	do {
-		kwc_sync(&sense);
-		kwc_start(id, ++round, &rnd);
+		/* stall=: this side is lost after its first round. */
+		if (stall && id == 1 && round) {
+			while (!kwe_real_read(&kwc_lost))
+				schedule_timeout_uninterruptible(1);
+			break;
+		}
+		if (!kwc_sync(id, &sense) || !kwc_start(id, ++round, &rnd))
+			break;
 		for (i = 0; i < instances; i++) {
-			kwc_meet(&kwc_in[i], id);
+			if (!kwc_meet(&kwc_in[i], id))
+				break;
 			if (id == 0)
 				kwc_shape->p0(&kwc_in[i]);
 			else
@@ -388,7 +451,8 @@ static int kwc_thread(void *arg)
 			kwc_leave(&kwc_in[i], id);
 		}
 		kwe_native(true);
-		kwc_sync(&sense);
+		if (!kwc_sync(id, &sense))
+			break;
 		if (id == 0) {
 			kwc_count();
 			kwc_reset();
@@ -396,9 +460,11 @@ static int kwc_thread(void *arg)
 				   (time_after(jiffies, end) &&
 				    round >= KWC_MIN_ROUNDS));
 		}
-		kwc_sync(&sense);
+		if (!kwc_sync(id, &sense))
+			break;
 		more = !READ_ONCE(kwc_done);
 	} while (more);
+	kwe_native(true);
 	/*
 	 * Each shape's threads are new: their slots go back to the layer,
 	 * and the real complete() follows, not the layer's, which would
@@ -423,6 +489,7 @@ static int kwc_run_shape(const struct kwc_shape *shape)
 	kwc_sense = 0;
 	kwc_go = 0;
 	atomic_set(&kwc_arrived, 0);
+	atomic_set(&kwc_lost, 0);
 	kwc_reset();
 	for (i = 0; i < 2; i++) {
 		init_completion(&kwc_finished[i]);
@@ -443,9 +510,9 @@ static int __init kwc_init(void)
 	int i, ret, failed = 0;
 
 	kwe_native(true);
-	if (duration <= 0 || instances <= 0 || start_jitter < 0 ||
+	if (duration <= 0 || instances <= 0 || start_jitter < 0 || wait_limit <= 0 ||
 	    num_online_cpus() < 2) {
-		pr_err("kw_calibrate: needs duration > 0, instances > 0, start_jitter >= 0 and two CPUs\n");
+		pr_err("kw_calibrate: needs duration > 0, instances > 0, start_jitter >= 0, wait_limit > 0 and two CPUs\n");
 		return -EINVAL;
 	}
 	for (i = 0; *only && i < ARRAY_SIZE(kwc_shapes); i++)
@@ -487,7 +554,14 @@ static int __init kwc_init(void)
 		kwc_weak_of[i] = kwc_weak;
 		pr_info("    # " KWC_MARK ": shape=%s forbidden=%d runs=%lu weak=%lu per_million=%lu\n",
 			s->name, s->forbidden, kwc_runs, kwc_weak, per_million);
-		if (IS_ENABLED(KWC_EMULATE) && kwe_emulation_lost()) {
+		if (kwe_real_read(&kwc_lost)) {
+			failed++;
+			if (kwc_lost_instance >= 0)
+				pr_info("    # " KWC_MARK ": stuck at instance %d of %d\n",
+					kwc_lost_instance, instances);
+			pr_info("    not ok %d %s # stuck: side %ld waited %d s for the other at %s, and both stopped\n",
+				i + 1, s->name, kwc_lost_side, wait_limit, kwc_lost_at);
+		} else if (IS_ENABLED(KWC_EMULATE) && kwe_emulation_lost()) {
 			/* A shape run outside the layer shows nothing about it. */
 			failed++;
 			pr_info("    not ok %d %s # emulated, yet a thread ran outside the layer: its %d slots were taken\n",

@@ -83,6 +83,25 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 #undef NO_WMB_SHAPE
+/*
+ * And of the calibration's wait limit: with its second side lost after
+ * one round (stall=), the first gives up within wait_limit and the shape
+ * fails, where a lost side once kept a guest spinning until its bound.
+ */
+#define STUCK_SHAPE	"SB"
+	{
+		.name = "detector-calibrate-stuck",
+		.kind = SUITE_DETECTOR,
+		.modules = "emu/kw_calibrate",
+		.seconds = 10,
+		.duration_module = "kw_calibrate",
+		.must_fire = STUCK_SHAPE,
+		.own_params = "kw_calibrate.stall=1,kw_calibrate.wait_limit=1,"
+			      "kw_calibrate.only=" STUCK_SHAPE,
+		.kernels = "plain",
+		.by_default = true,
+	},
+#undef STUCK_SHAPE
 	{
 		/*
 		 * The memory model's own litmus tests (the tree's and

@@ -166,6 +166,7 @@ EXPECT = {
     # A later column repeats the emulated machine's tests another hunted.
     "calibrate-emu": [("PASS", None), ("PASS", "^" + REPEATED)],
     "detector-emu-no-wmb": [("KILLED", r"^MP\+wmb\+rmb: \d+ forbidden weak outcomes")],
+    "detector-calibrate-stuck": [("KILLED", r"^SB: stuck: side 0 waited 1 s for the other at the meeting between rounds, and both stopped")],
     "detector-emu-uncovered-worker-b0": [("KILLED", r"^visibility: ")],
     # Which Never tests could fail: those whose shape's Sometimes test showed.
     "litmus": [("PASS", r"^\d+ of \d+ Never tests could fail here"),
