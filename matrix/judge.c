@@ -269,30 +269,40 @@ static void set_killed(const struct target_result *tr, struct suite_result *s,
 }
 
 /*
- * Whether a native mutant's torture could expect one weak outcome of its
- * shape: its flushes (each one racing instance of the pairing) reach the
- * runs that one took in calibration.  Under TCG it runs 2 s (plan.c), and
- * a shape seen a few times per million needs far more; a survivor of a
- * run that short shows nothing either way.  Without a figure, assume it
- * could: the cell stays red rather than excused.
+ * Weak outcomes of its shape a native mutant's torture must be expected
+ * to meet, at the rate calibration saw, for its survival to be evidence:
+ * at three, 95 % of such runs meet one (Poisson).  Its flushes are its
+ * racing instances.  Under TCG it runs 2 s (plan.c), and a shape seen a
+ * few times per million needs far more.
  */
-static bool long_enough_for(const struct suite_result *s, const struct shape_rate *r)
+#define SURVIVOR_EXPECTED_WEAK	3
+
+/* The weak outcomes @s's flushes would meet at @r's rate; < 0 if not said. */
+static double expected_weak(const struct suite_result *s, const struct shape_rate *r)
 {
 	char *flushes = stat_value(s, "flushes"), *end;
 	unsigned long made = strtoul(flushes, &end, 10);
 	bool known = end != flushes && !*end;
 
 	free(flushes);
-	return !known || (double)made * (double)r->weak >= (double)r->runs;
+	return known ? (double)made * (double)r->weak / (double)r->runs : -1;
+}
+
+/* Without a figure, assume it could fail: the cell stays red rather than excused. */
+static bool long_enough_for(const struct suite_result *s, const struct shape_rate *r)
+{
+	double expected = expected_weak(s, r);
+
+	return expected < 0 || expected >= SURVIVOR_EXPECTED_WEAK;
 }
 
 static char *too_short_reason(const struct suite_result *s, const struct shape_rate *r,
 			      const char *shape)
 {
 	char *flushes = stat_value(s, "flushes"), *seconds = stat_value(s, "seconds");
-	char *why = xasprintf("calibration saw %s here, but rarely: %lu weak in %lu runs (%.2f per million); one weak outcome takes about %.0f racing instances at that rate, and the torture made %s flushes in %s s, too few to expect one, so this run could not fail (a real board, -L, runs it -d)",
+	char *why = xasprintf("calibration saw %s here, but rarely: %lu weak in %lu runs (%.2f per million); at that rate the torture's %s flushes in %s s would meet %.2f weak outcomes, fewer than the %d at which 95 %% of runs meet one, so this run could not be expected to fail (a real board, -L, runs it -d)",
 			      shape, r->weak, r->runs, shape_rate_per_million(r),
-			      (double)r->runs / (double)r->weak, flushes, seconds);
+			      flushes, seconds, expected_weak(s, r), SURVIVOR_EXPECTED_WEAK);
 
 	free(flushes);
 	free(seconds);
@@ -303,9 +313,10 @@ static char *too_short_reason(const struct suite_result *s, const struct shape_r
  * A native mutant on a plain kernel that nothing killed, or that the
  * guest did not run (KWM_PARAM_NEEDS_WEAK): judged by the calibration of
  * its shape.  A single weak outcome is an observation, not noise: a
- * fenced shape fails on one.  But a torture too short to expect one at
- * the rate calibration saw could not fail.  Without a figure nothing was
- * shown either way.
+ * fenced shape fails on one.  But a torture too short to be expected to
+ * meet one at the rate calibration saw could not fail
+ * (SURVIVOR_EXPECTED_WEAK).  Without a figure nothing was shown either
+ * way.
  */
 static void judge_native_survivor(const struct target_result *tr,
 				  struct suite_result *s, const struct suite *suite)

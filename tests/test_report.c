@@ -267,9 +267,10 @@ static void mutants_are_classified_by_calibration(void **state)
 }
 
 /*
- * A shape seen a few times per million, and a torture too short to expect
- * one weak outcome of it: that survivor could not fail, so it is
- * UNOBSERVABLE, not red; one long enough stays SURVIVED.
+ * A shape seen a few times per million, and a torture too short to be
+ * expected to meet it: that survivor could not fail, so it is
+ * UNOBSERVABLE, not red; one whose flushes would meet three weak
+ * outcomes at that rate stays SURVIVED.
  */
 static void rare_shape_survivor_too_short_to_fail(void **state)
 {
@@ -285,7 +286,7 @@ static void rare_shape_survivor_too_short_to_fail(void **state)
 		"    ok 1 completion\nok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-worker-b1\n"
 		"# kwm-suite: mutant-seed-worker-b1\n"
-		"    # kwt: seconds=2 ops=100 ops_per_sec=50 flushes=129536 queues=40\n"
+		"    # kwt: seconds=2 ops=100 ops_per_sec=50 flushes=388608 queues=40\n"
 		"    ok 1 completion\nok 1 kw_worker_torture\n"
 		"# kwm-suite-end: mutant-seed-worker-b1\n# kwm-done\n";
 	struct target_result tr;
@@ -297,7 +298,7 @@ static void rare_shape_survivor_too_short_to_fail(void **state)
 	c = tr.console.suites;
 	assert_int_equal(c[1].status, CELL_UNOBSERVABLE);
 	assert_non_null(strstr(c[1].reason, "1 weak in 129536 runs (7.72 per million)"));
-	assert_non_null(strstr(c[1].reason, "made 3000 flushes in 2 s, too few to expect one"));
+	assert_non_null(strstr(c[1].reason, "the torture's 3000 flushes in 2 s would meet 0.02 weak outcomes, fewer than the 3"));
 	assert_int_equal(c[2].status, CELL_SURVIVED);
 	shape_rates_free(tr.rates, tr.nr_rates);
 	free_run(&run, &tr);
