@@ -342,11 +342,17 @@ if [ "${BENCH_COLD:-0}" = 1 ]; then
 	cache=$work/cold
 	mkdir -p "$cache"
 	start=$(date +%s.%N)
-	KWMATRIX_CACHE=$cache "$KWM" run --repo . -r "$work/cold-results" >/dev/null 2>&1 || true
+	status=0
+	KWMATRIX_CACHE=$cache "$KWM" run --repo . -r "$work/cold-results" >"$work/cold.log" 2>&1 ||
+		status=$?
 	end=$(date +%s.%N)
 	summary "$work"/cold-results/*/matrix.json | grep -v calibration
+	# Kept: a figure of a red run is no figure, and its cells say why.
+	mkdir -p results/bench
+	cp -r "$work"/cold-results/* "$work/cold.log" results/bench/
 	whole=$(echo "$end - $start" | bc)
-	printf 'whole default, cold: %.1f s\n' "$whole"
+	printf 'whole default, cold: %.1f s (exit %d: %s; its results in results/bench/)\n' \
+		"$whole" "$status" "$([ "$status" -eq 0 ] && echo "every cell green" || echo "NOT green")"
 	if [ -n "${kunit_cold:-}" ]; then
 		against_kunit "$whole" "$kunit_cold" cold 1.0 \
 			"three kernel builds from scratch and three guests, taking turns (builds beside the guests, even at nice 19, starved the seed's torture: README); the guests' suites run -d seconds each, however fast the machine builds; the same builds vary by 5 to 10 % from run to run here"
