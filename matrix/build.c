@@ -447,11 +447,6 @@ static int make_initramfs(struct build *b, const struct build_env *env,
 }
 
 /*
- * The series' own C files, compiled again with W=1 into assembly (.s), so
- * that the objects the kernel uses keep their flags.  Any warning fails.
- */
-/* make @flag1 @flag2 and, for each of the series' C files, FILE@suffix. */
-/*
  * A make of the series' C files as @suffix targets ("kernel/kthread.s"),
  * with @flag1 and @flag2 (W=1, C=2).  KBUILD_NOCMDDEP=1: a changed
  * command line alone remakes nothing, or the new flags would remake what
@@ -534,6 +529,10 @@ static bool check_once(const struct build *b, const struct build_env *env, const
 	return ran;
 }
 
+/*
+ * The series' own C files, compiled again with W=1 into assembly (.s), so
+ * that the objects the kernel uses keep their flags.  Any warning fails.
+ */
 static int make_w1(const struct build *b, const struct build_env *env, const char *log)
 {
 	return make_series_files(b, env, "W=1", NULL, ".s", true, log);

@@ -120,8 +120,8 @@ void emulated_names(struct strlist *names)
 }
 
 const struct module_family kwm_module_families[] = {
-	{ variant_names, "variants", SUBJECT_MODULE },
-	{ emulated_names, "emulated", EMULATED_MODULE },
+	{ variant_names, VARIANTS_FOLDER, SUBJECT_MODULE },
+	{ emulated_names, EMULATED_FOLDER, EMULATED_MODULE },
 };
 const int kwm_nr_module_families = sizeof(kwm_module_families) /
 				   sizeof(kwm_module_families[0]);
@@ -491,7 +491,7 @@ static int stage_emulated_tortures(struct build *b, struct strlist *stale,
 				   const char *seed)
 {
 	char *path = xasprintf("%s/%s", env->src->tree, TORTURE_FILE);
-	char *root = xasprintf("%s/kwm/emulated", b->dir);
+	char *root = xasprintf("%s/kwm/" EMULATED_FOLDER, b->dir);
 	char *text = read_file(path, NULL), *torture = NULL;
 	int ret = -1;
 
@@ -824,7 +824,7 @@ static void keep_loaded(const struct build *b, struct strlist *stale)
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
-	char *root = xasprintf("%s/kwm/variants", b->dir);
+	char *root = xasprintf("%s/kwm/" VARIANTS_FOLDER, b->dir);
 	char *staging = xasprintf("%s/seed-staging", root);
 	char *seed_path = xasprintf("%s/%s", staging, SUBJECT_FILE);
 	char *seed_dir = xasprintf("%s/seed", root);

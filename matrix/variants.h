@@ -120,6 +120,9 @@ extern const int kwm_nr_emulated_detectors;
  * the variants (the subject's module) and the emulated builds (the
  * subject and the torture as one module).
  */
+#define VARIANTS_FOLDER	"variants"	/* under <build>/kwm/ */
+#define EMULATED_FOLDER	"emulated"
+
 struct module_family {
 	void (*names)(struct strlist *names);
 	const char *folder;	/* under <build>/kwm/ */
