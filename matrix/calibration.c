@@ -71,6 +71,11 @@ bool calibration_add_if_needed(struct strlist *suites)
 			strlist_add(suites, s->calibrated_by);
 			added = true;
 		}
+		/* And the validation its kills stand on (set_killed()). */
+		if (s && s->validated_by && !strlist_has(suites, s->validated_by)) {
+			strlist_add(suites, s->validated_by);
+			added = true;
+		}
 	}
 	return added;
 }

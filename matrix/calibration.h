@@ -22,8 +22,8 @@ int calibration_check_suites(const char *repo);
 
 /*
  * A mutant is judged by the calibration of the machine it runs on (its
- * suite's calibrated_by): add each such calibration that @suites lacks.
- * True if one was added.
+ * suite's calibrated_by), and its kill by that machine's validation
+ * (validated_by): add each that @suites lacks.  True if one was added.
  */
 bool calibration_add_if_needed(struct strlist *suites);
 

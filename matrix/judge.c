@@ -257,7 +257,13 @@ static void set_killed(const struct target_result *tr, struct suite_result *s,
 	const struct suite_result *check = suite->validated_by ?
 					   report_find_cell(tr, suite->validated_by) : NULL;
 
-	if (check && check->status != CELL_PASS) {
+	if (suite->validated_by && !check) {
+		/* A machine nobody validated here proves no more than a failed one. */
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("killed (%s), but %s did not run here, so nothing shows the machine that killed it is sound (fix: run -s %s with it)",
+				   why, suite->validated_by, suite->validated_by));
+		free(why);
+	} else if (check && check->status != CELL_PASS) {
 		set_cell(s, CELL_UNDECIDED,
 			 xasprintf("killed (%s), but on a machine that failed its validation: %s is %s here (%s), so the kill proves nothing",
 				   why, suite->validated_by, cell_status_name(check->status),
@@ -762,7 +768,7 @@ void judge_barriers(struct run *run)
 
 			out->version = kwm_subject_versions[v];
 			out->barrier = kwm_barrier_tags[b];
-			verdict_decide(&run->models[v].barriers[b], seen, n, out);
+			verdict_decide(run->models[v].barriers[b], seen, n, out);
 		}
 	}
 	free(seen);

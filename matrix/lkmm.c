@@ -3,9 +3,11 @@
 #include "lkmm.h"
 #include "litmus.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "herd7.h"
@@ -218,21 +220,21 @@ static void herd7_check(const struct lkmm_checker *c, const char *text,
 }
 
 static void barrier_judge(const struct lkmm_checker *c, const char *model,
-			  const char *version, const char *tag,
+			  const char *test, const char *version, const char *tag,
 			  struct lkmm_barrier *out)
 {
 	char *mutant, *uncovered, *removed = NULL, *label, *name;
 
 	mutant = mutate_remove_barrier(model, tag, &removed);
 	if (!mutant) {
-		out->error = xasprintf("no barrier tagged %s in litmus/path-%s.litmus (fix: keep \"%s paired with\" in its comment)",
-				       tag, version, tag);
+		out->error = xasprintf("no barrier tagged %s in litmus/%s.litmus, a model of the %s (fix: keep \"%s paired with\" in its comment)",
+				       tag, test, version, tag);
 		return;
 	}
 	label = xasprintf("Without %s: ", tag);
 	out->without.expected = header_word(model, label);
 	free(label);
-	name = xasprintf("path-%s without %s", version, tag);
+	name = xasprintf("%s without %s", test, tag);
 	herd7_check(c, mutant, name, &out->without);
 	free(name);
 
@@ -241,7 +243,7 @@ static void barrier_judge(const struct lkmm_checker *c, const char *model,
 		label = xasprintf("Uncovered %s: ", tag);
 		out->uncovered.expected = header_word(model, label);
 		free(label);
-		name = xasprintf("path-%s without %s and %s", version, tag,
+		name = xasprintf("%s without %s and %s", test, tag,
 				 out->covered_by ? out->covered_by : "what covers it");
 		herd7_check(c, uncovered, name, &out->uncovered);
 		free(name);
@@ -251,32 +253,119 @@ static void barrier_judge(const struct lkmm_checker *c, const char *model,
 	free(removed);
 }
 
+/*
+ * The text after " * @label" up to the header's next empty line, its
+ * lines joined by spaces, or NULL.
+ */
+static char *header_paragraph(const char *text, const char *label)
+{
+	char *pattern = xasprintf("\n * %s", label), *out = NULL;
+	const char *at = text ? strstr(text, pattern) : NULL;
+
+	if (at)
+		at += strlen(pattern);
+	while (at && *at && *at != '\n') {
+		const char *nl = strchrnul(at, '\n');
+
+		xappendf(&out, "%s%.*s", out ? " " : "", (int)(nl - at), at);
+		if (!*nl || strncmp(nl, "\n * ", 4) || nl[4] == '\n')
+			break;
+		at = nl + 4;
+	}
+	free(pattern);
+	return out;
+}
+
+static void caller_judge(const struct lkmm_checker *c, const char *version,
+			 const char *path, struct lkmm_caller *out)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char *text = read_file(path, NULL), *name;
+
+	out->path = xstrdup(path);
+	out->barriers = xcalloc(kwm_nr_barrier_tags, sizeof(*out->barriers));
+	name = strndup(base, strcspn(base, "."));
+	out->callers = header_paragraph(text, "Callers: ");
+	if (!out->callers)
+		out->callers = xasprintf("%s: no \"Callers:\" line in its header", name);
+	out->full.expected = litmus_expected(text);
+	herd7_check(c, text ? text : "", name, &out->full);
+	for (int b = 0; b < kwm_nr_barrier_tags; b++)
+		barrier_judge(c, text ? text : "", name, version,
+			      kwm_barrier_tags[b], &out->barriers[b]);
+	free(name);
+	free(text);
+}
+
+/*
+ * How much a caller's model needs the barrier, most first: one that
+ * cannot say, or says Sometimes, decides before one that says Never.
+ */
+static int need(const struct lkmm_barrier *b)
+{
+	const char *without = lkmm_outcome_verdict(&b->without);
+
+	if (b->error)
+		return 0;
+	if (b->without.seen && b->without.expected &&
+	    strcmp(b->without.seen, b->without.expected))
+		return 1;
+	if (without && !strcmp(without, "Sometimes"))
+		return 2;
+	if (!without || !b->without.seen)
+		return 3;
+	return lkmm_barrier_covered(b) ? 5 : 4;
+}
+
 void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out)
 {
+	char *own = xasprintf("%s/litmus/path-%s.litmus", repo, version);
+	char *others = xasprintf("%s/litmus/path-%s+*.litmus", repo, version);
 	struct lkmm_checker c;
-	char *text, *name;
+	glob_t g = { 0 };
 
 	memset(out, 0, sizeof(*out));
 	out->version = version;
-	out->path = xasprintf("%s/litmus/path-%s.litmus", repo, version);
 	out->barriers = xcalloc(kwm_nr_barrier_tags, sizeof(*out->barriers));
-	text = read_file(out->path, NULL);
-	if (!text) {
+	if (access(own, R_OK)) {
+		/* Every barrier says so: no verdict without a model. */
 		out->error = xasprintf("no litmus/path-%s.litmus (fix: restore the model of the %s)",
 				       version, version);
-		return;
+		out->nr_callers = 1;
+		out->caller = xcalloc(1, sizeof(*out->caller));
+		out->caller[0].barriers = xcalloc(kwm_nr_barrier_tags,
+						  sizeof(*out->caller[0].barriers));
+		for (int b = 0; b < kwm_nr_barrier_tags; b++)
+			out->caller[0].barriers[b].error = xstrdup(out->error);
+	} else {
+		glob(others, 0, NULL, &g);
+		out->nr_callers = 1 + g.gl_pathc;
+		out->caller = xcalloc(out->nr_callers, sizeof(*out->caller));
+		checker_open(&c, repo, tree, cache);
+		for (int i = 0; i < out->nr_callers; i++) {
+			caller_judge(&c, version, i ? g.gl_pathv[i - 1] : own,
+				     &out->caller[i]);
+			xappendf(&out->callers, "%s(%d) %s", i ? "; " : "", i + 1,
+				 out->caller[i].callers);
+		}
+		checker_close(&c);
 	}
-	out->full.expected = litmus_expected(text);
-	checker_open(&c, repo, tree, cache);
-	name = xasprintf("path-%s", version);
-	herd7_check(&c, text, name, &out->full);
-	free(name);
-	for (int b = 0; b < kwm_nr_barrier_tags; b++)
-		barrier_judge(&c, text, version, kwm_barrier_tags[b],
-			      &out->barriers[b]);
-	checker_close(&c);
-	free(text);
+	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
+		const struct lkmm_barrier *pick = &out->caller[0].barriers[b];
+
+		for (int i = 0; i < out->nr_callers; i++) {
+			struct lkmm_barrier *lb = &out->caller[i].barriers[b];
+
+			lb->callers = out->callers;
+			if (need(lb) < need(pick))
+				pick = lb;
+		}
+		out->barriers[b] = pick;
+	}
+	globfree(&g);
+	free(own);
+	free(others);
 }
 
 const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
@@ -287,7 +376,7 @@ const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
 			continue;
 		for (int b = 0; b < kwm_nr_barrier_tags; b++)
 			if (!strcmp(kwm_barrier_tags[b], tag))
-				return &models[v].barriers[b];
+				return models[v].barriers[b];
 	}
 	return NULL;
 }
@@ -334,14 +423,22 @@ static void outcome_free(struct lkmm_outcome *o)
 
 void lkmm_model_free(struct lkmm_model *m)
 {
-	for (int b = 0; m->barriers && b < kwm_nr_barrier_tags; b++) {
-		free(m->barriers[b].error);
-		outcome_free(&m->barriers[b].without);
-		free(m->barriers[b].covered_by);
-		outcome_free(&m->barriers[b].uncovered);
+	for (int i = 0; i < m->nr_callers; i++) {
+		struct lkmm_caller *c = &m->caller[i];
+
+		for (int b = 0; c->barriers && b < kwm_nr_barrier_tags; b++) {
+			free(c->barriers[b].error);
+			outcome_free(&c->barriers[b].without);
+			free(c->barriers[b].covered_by);
+			outcome_free(&c->barriers[b].uncovered);
+		}
+		free(c->barriers);
+		free(c->path);
+		free(c->callers);
+		outcome_free(&c->full);
 	}
+	free(m->caller);
 	free(m->barriers);
-	free(m->path);
+	free(m->callers);
 	free(m->error);
-	outcome_free(&m->full);
 }

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The Linux-kernel memory model's verdict on each barrier of each version
- * of the subject.  litmus/path-<version>.litmus models flush_kw_work() and
- * kw_worker_fn() as they run, with every primitive on the path that
- * implies ordering.  Its header states the outcome expected without each
- * barrier ("Without flush-b0: Never") and, for a barrier that something
- * else covers, without the lines marked "covers <tag>: <primitive>" too
- * ("Uncovered flush-b0: Sometimes").  herd7, when installed, checks every
- * one of them against the tree's tools/memory-model.
+ * of the subject.  litmus/path-<version>.litmus and each
+ * litmus/path-<version>+<caller>.litmus model flush_kw_work() and
+ * kw_worker_fn() as they run for one kind of caller (the flusher queued
+ * the work; another thread queued it, ...), with every primitive on the
+ * path that implies ordering.  Each header states the callers it covers
+ * ("Callers: ..."), the outcome expected without each barrier ("Without
+ * flush-b0: Never") and, for a barrier that something else covers,
+ * without the lines marked "covers <tag>: <primitive>" too ("Uncovered
+ * flush-b0: Sometimes").  herd7, when installed, checks every one of them
+ * against the tree's tools/memory-model.  A barrier's verdict is that of
+ * the caller that needs it most: REDUNDANT only where every caller's
+ * model is Never without it.
  */
 #ifndef KWM_LKMM_H
 #define KWM_LKMM_H
@@ -33,19 +38,30 @@ struct lkmm_outcome {
 
 /* One barrier of one version, in the memory model. */
 struct lkmm_barrier {
+	const char *callers;		/* every caller the version's models cover */
 	char *error;			/* the barrier is not in the model, or NULL */
 	struct lkmm_outcome without;	/* the barrier deleted */
 	char *covered_by;		/* the "covers <tag>:" primitive, or NULL */
 	struct lkmm_outcome uncovered;	/* and the covering lines deleted */
 };
 
-/* One version's model: whole, and without each of kwm_barrier_tags. */
-struct lkmm_model {
-	const char *version;
-	char *path;			/* litmus/path-<version>.litmus */
-	char *error;			/* it cannot be read, or NULL */
+/* One caller's model: whole, and without each of kwm_barrier_tags. */
+struct lkmm_caller {
+	char *path;			/* litmus/path-<version>[+<caller>].litmus */
+	char *callers;			/* its header's "Callers:" text */
 	struct lkmm_outcome full;
 	struct lkmm_barrier *barriers;
+};
+
+/* One version's models, one per kind of caller. */
+struct lkmm_model {
+	const char *version;
+	char *error;			/* none can be read, or NULL */
+	char *callers;			/* each caller's "Callers:", joined */
+	int nr_callers;
+	struct lkmm_caller *caller;
+	/* Per barrier, the caller's model that decides: the one needing it most. */
+	const struct lkmm_barrier **barriers;
 };
 
 /* The sha256 of a test's text, as herd7's records name it. */
@@ -67,10 +83,10 @@ char *lkmm_outcome_describe(const struct lkmm_outcome *o);
 char *litmus_uncover(const char *text, const char *tag, char **what);
 
 /*
- * The memory model's verdicts on @version and each of its barriers:
- * herd7's where it is installed (kept in @cache/lkmm by the test's text),
- * else its records in @repo's HERD7_RECORDS for exactly the same test
- * and model files.
+ * The memory model's verdicts on @version and each of its barriers, for
+ * each of its callers' models: herd7's where it is installed (kept in
+ * @cache/lkmm by the test's text), else its records in @repo's
+ * HERD7_RECORDS for exactly the same test and model files.
  */
 void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out);

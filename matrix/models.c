@@ -68,18 +68,19 @@ static void record_add(struct herd7_records *out, const struct lkmm_outcome *o,
 	herd7_records_put(out, &r);
 }
 
-static void model_show(const struct lkmm_model *m, struct models_tally *t,
-		       struct herd7_records *records, const char *lkmm,
-		       const char *date)
+static void caller_show(const char *version, const struct lkmm_caller *c,
+			struct models_tally *t, struct herd7_records *records,
+			const char *lkmm, const char *date)
 {
-	printf("%-7s %-10s", m->version, "all");
-	outcome_show(&m->full, t);
-	record_add(records, &m->full, lkmm, date);
+	printf("%-7s %s: %s\n", version, c->full.name, c->callers);
+	printf("%-7s %-10s", version, "all");
+	outcome_show(&c->full, t);
+	record_add(records, &c->full, lkmm, date);
 	putchar('\n');
 	for (int b = 0; b < kwm_nr_barrier_tags; b++) {
-		const struct lkmm_barrier *lb = &m->barriers[b];
+		const struct lkmm_barrier *lb = &c->barriers[b];
 
-		printf("%-7s %-10s without:", m->version, kwm_barrier_tags[b]);
+		printf("%-7s %-10s without:", version, kwm_barrier_tags[b]);
 		if (lb->error) {
 			printf(" %s\n", lb->error);
 			t->ok = false;
@@ -94,6 +95,14 @@ static void model_show(const struct lkmm_model *m, struct models_tally *t,
 		}
 		putchar('\n');
 	}
+}
+
+static void model_show(const struct lkmm_model *m, struct models_tally *t,
+		       struct herd7_records *records, const char *lkmm,
+		       const char *date)
+{
+	for (int i = 0; i < m->nr_callers; i++)
+		caller_show(m->version, &m->caller[i], t, records, lkmm, date);
 }
 
 /* herd7's verdict on the test at @path against @tree, beside its header's. */

@@ -243,7 +243,7 @@ static int options_complete(struct options *o)
 		return -1;
 	/* A surviving mutant means something only beside its calibration. */
 	if (calibration_add_if_needed(&o->suites))
-		kwm_info("suites: the calibrations the mutants asked for are judged by added");
+		kwm_info("suites: added the calibrations and validations the mutants are judged by");
 	return 0;
 }
 

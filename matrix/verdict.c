@@ -123,8 +123,9 @@ static void decide_never(const struct lkmm_barrier *model,
 	} else {
 		why = lkmm_outcome_describe(&model->uncovered);
 		decide(out, VERDICT_REDUNDANT,
-		       xasprintf("covered by %s (without it too: %s); %s",
+		       xasprintf("covered by %s (without it too: %s), Never without it for every caller modelled: %s; %s",
 				 model->covered_by, why,
+				 model->callers ? model->callers : "one model",
 				 n ? "no oracle killed the mutant" :
 				 "no mutant of it ran here"));
 		free(why);
@@ -182,6 +183,9 @@ void verdict_decide(const struct lkmm_barrier *model,
 
 	out->model = model->error ? xstrdup(model->error) :
 		     lkmm_outcome_describe(&model->without);
+	/* Which caller's model decides, where a version has several. */
+	if (!model->error && model->without.name)
+		xappendf(&out->model, " [%s]", model->without.name);
 	if (model->error)
 		decide(out, VERDICT_NOT_DECIDED, xstrdup(model->error));
 	else if (model->without.seen && model->without.expected &&

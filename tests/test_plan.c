@@ -229,9 +229,13 @@ static const struct lkmm_barrier covered_by_a_lock = {
 static void only_needed_barriers_are_hunted(void **state)
 {
 	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	const struct lkmm_barrier *seed_at[4] = { &seed[0], &seed[1], &seed[2], &seed[3] };
+	const struct lkmm_barrier *series_at[4] = {
+		&series[0], &series[1], &series[2], &series[3],
+	};
 	struct lkmm_model models[2] = {
-		{ .version = "seed", .barriers = seed },
-		{ .version = "series", .barriers = series },
+		{ .version = "seed", .barriers = seed_at },
+		{ .version = "series", .barriers = series_at },
 	};
 	struct options o = { .duration = 5 };
 	struct target_result tr = { .models = models };
@@ -309,9 +313,13 @@ static void flush_b1_columns(struct target_result *trs, int n, struct lkmm_model
 static void covered_claims_are_hunted_once_per_version(void **state)
 {
 	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	const struct lkmm_barrier *seed_at[4] = { &seed[0], &seed[1], &seed[2], &seed[3] };
+	const struct lkmm_barrier *series_at[4] = {
+		&series[0], &series[1], &series[2], &series[3],
+	};
 	struct lkmm_model models[2] = {
-		{ .version = "seed", .barriers = seed },
-		{ .version = "series", .barriers = series },
+		{ .version = "seed", .barriers = seed_at },
+		{ .version = "series", .barriers = series_at },
 	};
 	struct build_env v61 = { 0 }, v612 = { 0 };
 	struct options o = { .duration = 10 };
@@ -359,9 +367,13 @@ static void covered_claims_are_hunted_once_per_version(void **state)
 static void covered_claims_are_sampled_once_by_default(void **state)
 {
 	struct lkmm_barrier seed[4] = { 0 }, series[4] = { 0 };
+	const struct lkmm_barrier *seed_at[4] = { &seed[0], &seed[1], &seed[2], &seed[3] };
+	const struct lkmm_barrier *series_at[4] = {
+		&series[0], &series[1], &series[2], &series[3],
+	};
 	struct lkmm_model models[2] = {
-		{ .version = "seed", .barriers = seed },
-		{ .version = "series", .barriers = series },
+		{ .version = "seed", .barriers = seed_at },
+		{ .version = "series", .barriers = series_at },
 	};
 	struct build_env v61 = { 0 }, v612 = { 0 };
 	struct options o = { .duration = 10 };

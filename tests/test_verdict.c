@@ -209,13 +209,13 @@ static void uncover_drops_only_the_lines_naming_the_tag(void **state)
  * The repository's own models, with herd7 kept off PATH: every barrier
  * is in both, and their headers give the expected table: the seed needs
  * all but flush-b0, which set_current_state() covers; the series needs
- * only worker-b1.
+ * worker-b1, and flush-b1 for a work another thread queued.
  */
 static void the_models_state_the_expected_table(void **state)
 {
 	static const char *const expected[2][4] = {
 		{ "Sometimes", "Sometimes", "Never", "Sometimes" },	/* seed */
-		{ "Never", "Sometimes", "Never", "Never" },		/* series */
+		{ "Never", "Sometimes", "Never", "Sometimes" },	/* series */
 	};
 	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
 
@@ -229,10 +229,14 @@ static void the_models_state_the_expected_table(void **state)
 		lkmm_model_judge(getenv("PWD"), "/nonexistent", dir,
 				 kwm_subject_versions[v], &m);
 		assert_null(m.error);
-		assert_string_equal(m.full.expected, "Never");
-		assert_non_null(strstr(m.full.unchecked, "herd7 not installed"));
+		for (int i = 0; i < m.nr_callers; i++) {
+			assert_string_equal(m.caller[i].full.expected, "Never");
+			assert_non_null(strstr(m.caller[i].full.unchecked,
+					       "herd7 not installed"));
+			assert_null(strstr(m.caller[i].callers, "no \"Callers:\""));
+		}
 		for (int b = 0; b < kwm_nr_barrier_tags; b++) {
-			const struct lkmm_barrier *lb = &m.barriers[b];
+			const struct lkmm_barrier *lb = m.barriers[b];
 
 			assert_null(lb->error);
 			assert_string_equal(lb->without.expected, expected[v][b]);
@@ -249,6 +253,61 @@ static void the_models_state_the_expected_table(void **state)
 	teardown(NULL);
 }
 
+/*
+ * A second caller's model that needs a barrier the first one's covers:
+ * the barrier is judged by the second, and every caller is named.
+ */
+static void the_caller_needing_a_barrier_decides(void **state)
+{
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	char *repo, *own, *other, *text, *made_up;
+	const struct lkmm_barrier *lb;
+	const char *at;
+	struct lkmm_model m;
+
+	(void)state;
+	/* A folder of its own: the last test's is gone. */
+	strcpy(dir, "/tmp/kwm-test-XXXXXX");
+	assert_int_equal(setup(NULL), 0);
+	setenv("PATH", "/nonexistent", 1);
+	repo = xasprintf("%s/repo", dir);
+	own = xasprintf("%s/litmus/path-seed.litmus", repo);
+	other = xasprintf("%s/litmus/path-seed+made-up.litmus", repo);
+	text = xasprintf("%s/litmus", repo);
+	assert_int_equal(mkdir_p(text), 0);
+	free(text);
+	assert_int_equal(copy_file_atomic("litmus/path-seed.litmus", own), 0);
+	text = read_file(own, NULL);
+	at = strstr(text, " * Without flush-b0: Never");
+	assert_non_null(at);
+	memcpy(strstr(text, " * Callers: ") + 12, "MADE-UP", 7);
+	made_up = xasprintf("%.*s * Without flush-b0: Sometimes%s", (int)(at - text),
+			    text, at + strlen(" * Without flush-b0: Never"));
+	assert_int_equal(write_file_atomic(other, made_up, strlen(made_up)), 0);
+
+	lkmm_model_judge(repo, "/nonexistent", dir, "seed", &m);
+	assert_int_equal(m.nr_callers, 2);
+	lb = lkmm_find(&m, "seed", "flush-b0");
+	assert_string_equal(lb->without.expected, "Sometimes");
+	assert_string_equal(lb->without.name, "path-seed+made-up without flush-b0");
+	assert_non_null(strstr(lb->callers, "(1) a flush by the thread"));
+	assert_non_null(strstr(lb->callers, "(2) MADE-UP"));
+	/* Where both say Never, the first caller's model stands. */
+	lb = lkmm_find(&m, "seed", "worker-b1");
+	assert_string_equal(lb->without.name, "path-seed without worker-b1");
+	lkmm_model_free(&m);
+
+	free(made_up);
+	free(text);
+	free(other);
+	free(own);
+	free(repo);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	teardown(NULL);
+}
+
 /* The seed's verdict on flush-b0, judged from @repo against @tree's model. */
 static struct barrier_verdict seed_flush_b0(const char *repo, const char *tree)
 {
@@ -257,7 +316,7 @@ static struct barrier_verdict seed_flush_b0(const char *repo, const char *tree)
 
 	lkmm_model_judge(repo, tree, dir, "seed", &m);
 	assert_null(m.error);
-	verdict_decide(&m.barriers[2], NULL, 0, &v);
+	verdict_decide(m.barriers[2], NULL, 0, &v);
 	lkmm_model_free(&m);
 	return v;
 }
@@ -310,14 +369,15 @@ static void a_record_counts_for_its_exact_model_only(void **state)
 	lkmm = herd7_model_digest(tree);
 	assert_non_null(strstr(lkmm, "linux-kernel.cat="));
 	lkmm_model_judge(repo, tree, dir, "seed", &m);
-	record_outcome(&recs, &m.barriers[2].without, lkmm);
-	record_outcome(&recs, &m.barriers[2].uncovered, lkmm);
+	record_outcome(&recs, &m.barriers[2]->without, lkmm);
+	record_outcome(&recs, &m.barriers[2]->uncovered, lkmm);
 	lkmm_model_free(&m);
 	assert_int_equal(herd7_records_write(records, &recs), 0);
 
 	v = seed_flush_b0(repo, tree);
 	assert_int_equal(v.kind, VERDICT_REDUNDANT);
-	assert_string_equal(v.model, "Never (herd7 7.57, recorded 2026-12-04 for this exact model; not re-run here)");
+	assert_string_equal(v.model, "Never (herd7 7.57, recorded 2026-12-04 for this exact model; not re-run here) [path-seed without flush-b0]");
+	assert_non_null(strstr(v.evidence, "for every caller modelled: (1) a flush by the thread that queued"));
 	barrier_verdict_free(&v);
 
 	/* One byte of the test edited. */
@@ -342,8 +402,8 @@ static void a_record_counts_for_its_exact_model_only(void **state)
 	assert_int_equal(write_file_atomic(cat, "\"the model\"\n", 12), 0);
 	assert_int_equal(write_file_atomic(records, "not\ta record\n", 13), 0);
 	lkmm_model_judge(repo, tree, dir, "seed", &m);
-	assert_null(m.barriers[2].without.seen);
-	assert_non_null(strstr(m.barriers[2].without.unchecked, "is not a record"));
+	assert_null(m.barriers[2]->without.seen);
+	assert_non_null(strstr(m.barriers[2]->without.unchecked, "is not a record"));
 	lkmm_model_free(&m);
 
 	herd7_records_free(&recs);
@@ -374,6 +434,7 @@ int main(void)
 		cmocka_unit_test(merged_shards_keep_the_stronger_evidence),
 		cmocka_unit_test(uncover_drops_only_the_lines_naming_the_tag),
 		cmocka_unit_test(the_models_state_the_expected_table),
+		cmocka_unit_test(the_caller_needing_a_barrier_decides),
 		cmocka_unit_test(a_record_counts_for_its_exact_model_only),
 	};
 
