@@ -15,7 +15,10 @@
  *    thread's own buffered store if it has one, else the location's
  *    current value or an older one from its history: any value still current after the thread's
  *    last read-ordering barrier and not older than what the thread read
- *    or wrote there before (coherence);
+ *    or wrote there before (coherence); a value written where the layer
+ *    does not see it (an initial value, kzalloc(), a plain store) joins
+ *    the history when the layer next touches the location, so a load may
+ *    still return an initial value after another thread's first store;
  *  - smp_wmb() commits the buffer; smp_rmb() moves the thread's horizon
  *    to now; smp_mb() and every value-returning RMW do both;
  *    smp_load_acquire() moves the horizon after its load, and
@@ -286,12 +289,37 @@ static u64 *kwe_seen(struct kwe_thread *t, const void *addr)
 	return &t->seen[i].seq;
 }
 
+/*
+ * Memory's value of @addr, made the newest of its history if the history
+ * does not end with it; under kwe_lock.  Memory disagrees when code the
+ * layer does not see wrote it (kzalloc(), init_kw_work(), a plain store),
+ * or the layer never saw the location: the value is then its initial
+ * one, or one whose place among the others is unknown.  What came before
+ * it is forgotten, so no load can go back past it (coherence); what is
+ * written after it may be missed in its favour, as an initial value may
+ * be.  Returns the entry, or NULL where the table is full.
+ */
+static struct kwe_value *kwe_adopt(struct kwe_loc *l, const void *addr, int size)
+{
+	u64 val = kwe_read_mem(addr, size);
+
+	if (!l)
+		return NULL;
+	if (!l->n || l->v[l->n - 1].val != val) {
+		l->n = 1;
+		l->v[0] = (struct kwe_value){ .val = val, .from = ++kwe_seq };
+	}
+	return &l->v[l->n - 1];
+}
+
 /* Make @val the current value of @addr, remembered; under kwe_lock. */
 static u64 kwe_publish(void *addr, u64 val, int size)
 {
 	struct kwe_loc *l = kwe_find(addr, true);
-	u64 seq = ++kwe_seq;
+	u64 seq;
 
+	kwe_adopt(l, addr, size);
+	seq = ++kwe_seq;
 	if (l) {
 		if (l->n == KWE_HISTORY) {
 			memmove(&l->v[0], &l->v[1], sizeof(l->v[0]) * (KWE_HISTORY - 1));
@@ -486,6 +514,39 @@ static bool __maybe_unused kwe_await(const char *site, const void *key)
 			met = kwe_spin_until(kwe_passed(site, key, since));
 		preempt_enable();
 	}
+	if (met)
+		atomic_inc(&kwe_steered.awaits_met);
+	return met;
+}
+
+/*
+ * Wait, with stores buffered and preemption off, until another thread
+ * passes @site with @key, up to emu_direct_us: first the newest store
+ * commits alone, and the older ones stay unseen meanwhile, as a store
+ * buffer that drains out of order leaves them.  Only where another
+ * thread, on another CPU, lately passed a site with @key: one that
+ * polls the location the newest store writes.
+ */
+static bool __maybe_unused kwe_commit_newest_await(const char *site,
+						   const void *key)
+{
+	struct kwe_thread *t = kwe_self();
+	u64 since = READ_ONCE(kwe_pass_seq);
+	bool met = false;
+	int newest = 0;
+
+	if (!t || t->native || !t->nr)
+		return false;
+	for (int i = 1; i < t->nr; i++)
+		if (t->buf[i].born > t->buf[newest].born)
+			newest = i;
+	atomic_inc(&kwe_steered.awaits);
+	preempt_disable();
+	kwe_commit(t, newest);
+	if (kwe_passed_by_other(key, since > KWE_PASSES ? since - KWE_PASSES : 0) &&
+	    !kwe_partner_here(key))
+		met = kwe_spin_until(kwe_passed(site, key, since));
+	preempt_enable();
 	if (met)
 		atomic_inc(&kwe_steered.awaits_met);
 	return met;
@@ -741,10 +802,9 @@ static u64 kwe_load(const void *addr, int size)
 	seen = kwe_seen(t, addr);
 	floor = max(t->horizon, *seen);
 	raw_spin_lock_irqsave(&kwe_lock, flags);
-	val = kwe_read_mem(addr, size);
-	l = kwe_find(addr, false);
-	/* Its history holds what memory holds unless others wrote it since. */
-	if (l && l->n && l->v[l->n - 1].val == val) {
+	l = kwe_find(addr, true);
+	/* What others wrote unseen since becomes the newest value. */
+	if (kwe_adopt(l, addr, size)) {
 		for (int i = 0; i < l->n - 1; i++)
 			stale += l->v[i].until > floor;
 		/*
@@ -763,7 +823,8 @@ static u64 kwe_load(const void *addr, int size)
 		val = pick->val;
 		*seen = max(*seen, pick->from);
 	} else {
-		/* Written by code the layer does not see: only that value. */
+		/* No room to remember it: memory's value, and nothing older. */
+		val = kwe_read_mem(addr, size);
 		t->horizon = max(t->horizon, kwe_seq);
 	}
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);

@@ -102,7 +102,8 @@ static inline bool kwe_real_pending(const struct kw_work *work)
 /*
  * Directed runs (emu_direct=<tag>): the driver marks each barrier's site
  * in the subject, after the barrier or where it was cut (kwe_site(), with
- * the work as key), and the start of a flush ("flush-entry").  For the
+ * the work as key), the start of a flush ("flush-entry") and the end of
+ * a queueing's stores ("queued").  For the
  * barrier named, the row below makes the execution that needs it happen
  * every time the threads meet on a work: the barrier's thread cuts there
  * (kwe_cut(): its stores so far held, its loads the oldest allowed), and
@@ -113,12 +114,13 @@ static inline bool kwe_real_pending(const struct kw_work *work)
 struct kwe_wait {
 	const char *at;		/* a thread at this site ... */
 	const char *until;	/* ... waits for another to pass this one */
+	bool newest_first;	/* its newest store seen first, the others not */
 };
 
 static const struct kwe_plan {
 	const char *cut;
 	unsigned int window_loads;	/* loads of the held stores that end its window */
-	struct kwe_wait waits[2];
+	struct kwe_wait waits[3];
 } kwe_plans[] = {
 	/*
 	 * MP, the writer's side: done_seq commits before func()'s stores,
@@ -137,8 +139,13 @@ static const struct kwe_plan {
 	/*
 	 * MP, the reader's side: the flusher's horizon is from flush-b0's
 	 * barrier, and its first check comes once the worker has published.
+	 * On a work's first queueing by another thread, the queuer's
+	 * queue_seq is seen before its work->worker, until the flusher has
+	 * passed flush-b0: the flusher may then read work->worker still
+	 * NULL, and skip patch 5's lock.
 	 */
-	{ "flush-b1", 0, { { "flush-b0", "worker-b1" } } },
+	{ "flush-b1", 0, { { "flush-b0", "worker-b1" },
+			   { "queued", "flush-b0", true } } },
 };
 
 /* The row emu_direct names, or NULL: not steered. */
@@ -163,11 +170,17 @@ static void __maybe_unused kwe_site(const char *site, const void *key)
 	if (!strcmp(site, plan->cut))
 		kwe_cut(key, plan->window_loads);
 	kwe_pass(site, key);
-	if (!kwe_real_pending(key))
-		return;
-	for (int i = 0; i < ARRAY_SIZE(plan->waits); i++)
-		if (plan->waits[i].at && !strcmp(plan->waits[i].at, site))
-			kwe_await(plan->waits[i].until, key);
+	for (int i = 0; i < ARRAY_SIZE(plan->waits); i++) {
+		const struct kwe_wait *w = &plan->waits[i];
+
+		if (!w->at || strcmp(w->at, site))
+			continue;
+		/* Just queued: pending, though memory may not say so yet. */
+		if (w->newest_first)
+			kwe_commit_newest_await(w->until, key);
+		else if (kwe_real_pending(key))
+			kwe_await(w->until, key);
+	}
 }
 
 /* The layer, and a steered run's barrier checked before anything starts. */

@@ -134,12 +134,16 @@ const int kwm_nr_module_families = sizeof(kwm_module_families) /
  */
 /*
  * Where the emulated subject is steered (calibrate/kw_emu_subject.h):
- * the start of a flush, then each barrier's site, just after it (or, in
- * a mutant, where it was).  @work is in scope at each.
+ * the start of a flush, the end of a queueing's stores, then each
+ * barrier's site, just after it (or, in a mutant, where it was).  @work
+ * is in scope at each.
  */
 static const struct text_edit emulated_subject_sites[] = {
 	{ "\tatomic_inc(&work->flushing);\n",
 	  "\tkwe_site(\"flush-entry\", work);\n\tatomic_inc(&work->flushing);\n" },
+	{ "\t\tWRITE_ONCE(work->queue_seq, work->queue_seq + 1);\n",
+	  "\t\tWRITE_ONCE(work->queue_seq, work->queue_seq + 1);\n"
+	  "\t\tkwe_site(\"queued\", work);\n" },
 };
 
 static const struct text_edit emulated_torture_edits[] = {
