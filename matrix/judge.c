@@ -111,6 +111,39 @@ static const struct oracle *detector_oracle(const struct suite *suite)
 }
 
 /*
+ * The earlier suite whose report left @tr's oracle unable to report when
+ * @s ran, or NULL: an oracle that reports once per boot (KASAN without
+ * kasan_multi_shot) and already did.  Reports from the boot before the
+ * first suite are not kept per suite; kwmatrix boots with the parameter.
+ */
+static const char *oracle_blinded_by(const struct target_result *tr,
+				     const struct suite_result *s)
+{
+	const struct oracle *o = tr->oracle;
+
+	if (!o || !o->every_report ||
+	    (tr->kernel_append && strstr(tr->kernel_append, o->every_report)))
+		return NULL;
+	for (const struct suite_result *e = tr->console.suites; e < s; e++)
+		if (e->report.oracle == o && e->report.count)
+			return e->name;
+	return NULL;
+}
+
+/* An oracle that could no longer report judged nothing: not a survivor. */
+static bool judge_blind_oracle(const struct target_result *tr, struct suite_result *s)
+{
+	const char *by = oracle_blinded_by(tr, s);
+
+	if (!by)
+		return false;
+	set_cell(s, CELL_UNOBSERVABLE,
+		 xasprintf("%s could not report here: it reports once per boot without %s on the command line, and reported in %s before this suite ran",
+			   tr->oracle->title, tr->oracle->every_report, by));
+	return true;
+}
+
+/*
  * A detector is KILLED only by what it names: its torture check, or its
  * oracle's report on the subject.  Other checks may fire beside it (a
  * wake-up before func() also breaks completion); the reason says so.
@@ -122,7 +155,6 @@ static void judge_detector(const struct run *run, struct target_result *tr,
 	const struct ktap_test *check = o ? NULL : find_check(s, suite->must_fire);
 
 	(void)run;
-	(void)tr;
 	if (o && s->report.oracle == o && s->report.origin == ORIGIN_SUBJECT)
 		set_cell(s, CELL_KILLED, xstrdup(s->report.title));
 	else if (check && check->status == KTAP_FAIL)
@@ -132,10 +164,12 @@ static void judge_detector(const struct run *run, struct target_result *tr,
 		/* Not a survivor: the torture never got to check (a module did not load). */
 		set_cell(s, CELL_FAIL, xasprintf("the %s check never ran: %s", suite->must_fire,
 						 s->reason ? s->reason : "no KTAP case of it"));
-	else if (s->status == CELL_PASS || s->status == CELL_FAIL)
+	else if ((s->status == CELL_PASS || s->status == CELL_FAIL) &&
+		 !(o && judge_blind_oracle(tr, s)))
 		set_cell(s, CELL_SURVIVED,
-			 xasprintf("%s did not catch a break it must catch anywhere (a slow platform may need a longer -d)",
-				   o ? o->title : suite->must_fire));
+			 xasprintf("%s did not catch a break it must catch anywhere, in %s",
+				   o ? o->title : suite->must_fire,
+				   s->stats ? s->stats : "a run without figures"));
 }
 
 /* The value of "@key=" in the torture's figures, up to a space; "?" if not said. */
@@ -395,6 +429,8 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		judge_emulated_survivor(run, tr, s, suite);
 		return;
 	}
+	if (tr->oracle && judge_blind_oracle(tr, s))
+		return;
 	if (tr->oracle) {
 		set_cell(s, CELL_UNOBSERVABLE,
 			 xasprintf("%s reported nothing and no check fired: %s",

@@ -38,6 +38,13 @@ const struct oracle kwm_oracles[] = {
 		.report = "BUG: KASAN: ",
 		/* book3s64 with the hash MMU (QEMU's POWER8) */
 		.inactive = "KASAN not enabled",
+		/*
+		 * Without it KASAN prints only its first report of the boot
+		 * (Documentation/dev-tools/kasan.rst), and every later suite
+		 * would run under an oracle that can say nothing.
+		 */
+		.cmdline = "kasan_multi_shot",
+		.every_report = "kasan_multi_shot",
 		/* "use-after-free in __wake_up_common": the caller is to blame. */
 		.blame_stack = true,
 		.hunt_seconds = 60,

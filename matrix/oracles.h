@@ -16,6 +16,8 @@ struct oracle {
 	const char *report;		/* first line of each of its reports */
 	const char *inactive;		/* console line: built in, not running */
 	const char *cmdline;		/* its boot parameters */
+	/* The boot parameter without which it reports once per boot, or NULL. */
+	const char *every_report;
 	bool blame_stack;		/* blame the call trace, not the title */
 	int min_seconds;		/* torture time it needs, whatever -d says */
 	int hunt_seconds;		/* and a detector of it, which ends once caught */

@@ -916,6 +916,49 @@ static void oracle_that_cannot_run_is_unobservable(void **state)
 	free_run(&run, &tr);
 }
 
+/*
+ * KASAN reports once per boot without kasan_multi_shot: an unrelated
+ * report in an earlier suite leaves torture-free-seed judged by an
+ * oracle that could say nothing, UNOBSERVABLE and not SURVIVED; with
+ * the parameter, as kwmatrix boots it, the survivor stands.
+ */
+static void a_blind_oracle_judges_nothing(void **state)
+{
+	static const char *const v[] = { "torture-free", "torture-free-seed" };
+	static const char *const log =
+		"# kwm: init started\n# kwm-suite: torture-free\n"
+		"BUG: KASAN: global-out-of-bounds in load_module+0xcc8/0x1cac\n"
+		"    ok 1 completion\nok 1 kw_worker_torture\n# kwm-suite-end: torture-free\n"
+		"# kwm-suite: torture-free-seed\n    ok 1 completion\nok 1 kw_worker_torture\n"
+		"# kwm-suite-end: torture-free-seed\n# kwm-done\n";
+	static const char *const appends[] = {
+		"console=ttyS0 panic=-1 earlycon",
+		"console=ttyS0 panic=-1 earlycon kasan_multi_shot",
+	};
+	static const enum cell_status want[] = { CELL_UNOBSERVABLE, CELL_SURVIVED };
+	bool found;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct target_result tr;
+		struct run run;
+
+		fill_run(&run, &tr);
+		tr.oracle = oracle_find("kasan", &found);
+		tr.kernel_append = xstrdup(appends[i]);
+		assert_int_equal(write_file_atomic(tr.guest.console_log, log, strlen(log)), 0);
+		use_suites(&run, &tr, v, 2);
+		collect_and_judge(&run);
+		assert_int_equal(tr.console.suites[0].status, CELL_PASS);
+		assert_int_equal(tr.console.suites[1].status, want[i]);
+		if (want[i] == CELL_UNOBSERVABLE)
+			assert_non_null(strstr(tr.console.suites[1].reason,
+						"without kasan_multi_shot on the command line, and reported in torture-free"));
+		free(tr.kernel_append);
+		free_run(&run, &tr);
+	}
+}
+
 /* A column whose sparse log in the build folder says @text. */
 static void judge_sparse_log(struct run *run, struct target_result *tr,
 			     const struct strlist *files, const char *text)
@@ -1029,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(emulated_survivor_on_an_unchecked_header),
 		cmocka_unit_test(kills_need_a_validated_machine),
 		cmocka_unit_test(a_kill_without_validation_is_undecided),
+		cmocka_unit_test(a_blind_oracle_judges_nothing),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
 		cmocka_unit_test(oracle_that_cannot_run_is_unobservable),
