@@ -12,9 +12,11 @@
  * from one into the other (work->func(), flush_kw_work()) is no barrier.
  *
  * What the layer does not emulate counts as a full barrier, as kw_emu.h
- * says: each lock, wait-queue, scheduler and torture-library call below
- * drains the caller's buffer and moves its horizon on both sides, which
- * is at least what it orders on hardware.  The header's inline functions
+ * says: each lock, wait-queue, scheduler, clock and torture-library call
+ * below drains the caller's buffer and moves its horizon on both sides,
+ * which is at least what it orders on hardware.  Every other symbol the
+ * module takes from the kernel is listed in kw_emu_callees.tsv with why
+ * it orders nothing; the driver fails the build on one that is not.  The header's inline functions
  * (list_empty(), INIT_LIST_HEAD(), init_kw_work()) are compiled before
  * the layer and stay real; only the accesses written out in the two
  * files go through it.
@@ -94,6 +96,9 @@ static inline bool kwe_real_pending(const struct kw_work *work)
 #define schedule_timeout_uninterruptible(t)				\
 	KWE_CALL((schedule_timeout_uninterruptible)(t))
 #define kthread_should_stop()	KWE_CALL((kthread_should_stop)())
+/* The timekeeper's seqcount reads have smp_rmb() of their own. */
+#undef ktime_get_ns
+#define ktime_get_ns()		KWE_CALL(ktime_get_ns())
 #define torture_must_stop()	KWE_CALL((torture_must_stop)())
 /* The torture's counters: real atomics, the value-returning ones fenced. */
 #define atomic_long_inc_return(v)	KWE_CALL((atomic_long_inc_return)(v))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "build.h"
+#include "emu_callees.h"
 #include "fs.h"
 #include "hash.h"
 #include "litmus.h"
@@ -351,6 +352,8 @@ static void tests_digest(const struct build *b, const struct build_env *env,
 		"calibrate/" EMULATED_SUBJECT_HEADER,
 		"calibrate/" EMULATED_HUNT_HEADER,
 		"calibrate/" LITMUS_HARNESS,
+		/* The modules are checked against it (emu_callees.h). */
+		EMU_CALLEES,
 	};
 	struct kwm_hash *h = hash_new();
 	char *calibration;

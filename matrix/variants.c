@@ -10,6 +10,7 @@
 
 #include "hash.h"
 #include "litmus.h"
+#include "emu_callees.h"
 #include "fs.h"
 #include "proc.h"
 
@@ -653,6 +654,24 @@ static int make_modules(struct build *b, const struct strlist *stale)
 	return ret;
 }
 
+/*
+ * Every call out of the emulated subject is one the machine sees, or one
+ * that orders nothing (emu_callees.h): a build that breaks it fails.
+ */
+static int check_emulated_callees(struct build *b, const struct build_env *env)
+{
+	char *nm = xasprintf("%snm", b->target->cross_compile);
+	char *root = xasprintf("%s/kwm/" EMULATED_FOLDER, b->dir);
+	char *why = emu_callees_check(env->repo, nm, root);
+
+	if (why)
+		b->error = xasprintf("%s: %s", b->name, why);
+	free(why);
+	free(root);
+	free(nm);
+	return why ? -1 : 0;
+}
+
 /* One variant's source, @source (freed), in @root/@name. */
 static int stage_variant(struct build *b, struct strlist *stale,
 			 const char *root, const char *name, char *source)
@@ -865,6 +884,8 @@ int variants_build(struct build *b, const struct build_env *env)
 		goto out;
 	keep_loaded(b, &stale);
 	ret = make_modules(b, &stale);
+	if (!ret)
+		ret = check_emulated_callees(b, env);
 out:
 	rm_rf(staging);
 	strlist_free(&stale);

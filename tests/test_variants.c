@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_callees.h"
 #include "fs.h"
 #include "tmpdir.h"
 #include "util.h"
@@ -244,6 +245,43 @@ static void one_make_never_builds_two_of_one_name(void **state)
 	strcpy(dir, "/tmp/kwm-test-XXXXXX");
 }
 
+/*
+ * The repository's table lists every symbol the emulated modules took at
+ * the last build here, and a call it does not list is named: the build
+ * of a module that reads the clock unwrapped would fail.
+ */
+static void unlisted_callees_are_named(void **state)
+{
+	static const char *const nm =
+		"                 U _raw_spin_lock_irq\n"
+		"                 U ktime_get\n"
+		"                 U jiffies\n";
+	static const char *const table =
+		"# symbol\thow\twhy\n"
+		"_raw_spin_lock_irq\tcall\tspin_lock_irq()\n"
+		"jiffies\tdata\ta variable\n";
+	char *repo_table = read_file(EMU_CALLEES, NULL), *unlisted;
+	int bad;
+
+	(void)state;
+	unlisted = emu_callees_unlisted(table, nm, &bad);
+	assert_int_equal(bad, 0);
+	assert_string_equal(unlisted, "ktime_get");
+	free(unlisted);
+	/* The repository's own table lists it, each row well formed. */
+	assert_non_null(repo_table);
+	assert_null(emu_callees_unlisted(repo_table, nm, &bad));
+	assert_int_equal(bad, 0);
+	/* A row without its why, or with an unknown how, is refused. */
+	unlisted = emu_callees_unlisted("ktime_get\tcall\n", nm, &bad);
+	assert_int_equal(bad, 1);
+	free(unlisted);
+	unlisted = emu_callees_unlisted("x\ty\tz\nktime_get\tsometimes\tno\n", nm, &bad);
+	assert_int_equal(bad, 1);
+	free(unlisted);
+	free(repo_table);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +292,7 @@ int main(void)
 		cmocka_unit_test(detector_texts_occur_once),
 		cmocka_unit_test(second_tag_missing_fails_the_build),
 		cmocka_unit_test(one_make_never_builds_two_of_one_name),
+		cmocka_unit_test(unlisted_callees_are_named),
 	};
 
 	return cmocka_run_group_tests_name("variants", tests, NULL, NULL);
