@@ -57,6 +57,12 @@ $(OUT)/tests/%: tests/%.c $(OUT)/libkwm-san.a $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(OUT)/tests
 	$(CC) $(CFLAGS) $(SANITIZE) -Imatrix -o $@ $< $(OUT)/libkwm-san.a $(LDLIBS) -lcmocka
 
+# The emulated machine's layer on the host, through a shim of the kernel's
+# API: kernel code, so GNU C, as the kernel is built.
+$(OUT)/tests/test_emu: tests/test_emu.c calibrate/kw_emu.h $(wildcard tests/emu_shim/*.h tests/emu_shim/linux/*.h)
+	@mkdir -p $(OUT)/tests
+	$(CC) $(subst -std=c11,-std=gnu11,$(CFLAGS)) $(SANITIZE) -Itests/emu_shim -Icalibrate -o $@ $< -lcmocka
+
 # The guest init's reading of the calibration, on the host.
 $(OUT)/tests/test_shapes: tests/test_shapes.c initramfs/shapes.c initramfs/shapes.h include/kwm_protocol.h
 	@mkdir -p $(OUT)/tests

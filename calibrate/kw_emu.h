@@ -623,7 +623,7 @@ static void kwe_window(struct kwe_thread *t)
 		if ((kwe_waited_on(t, t->cut_key) ||
 		     kwe_passed_by_other(t->cut_key, t->cut_pass)) &&
 		    !kwe_partner_here(t->cut_key) &&
-		    kwe_spin_until(atomic_read(&kwe_win.loads) >= t->cut_loads))
+		    kwe_spin_until(atomic_read(&kwe_win.loads) >= (int)t->cut_loads))
 			atomic_inc(&kwe_steered.windows_met);
 		WRITE_ONCE(kwe_win.owner, NULL);
 	}
@@ -675,7 +675,7 @@ static void kwe_fence_wmb(void)
  * held back (a release is one-way), so the horizon stays where it is;
  * earlier ones were done where they stand.
  */
-static void kwe_fence_release(void)
+static void __maybe_unused kwe_fence_release(void)
 {
 	struct kwe_thread *t = kwe_self();
 
@@ -884,7 +884,7 @@ static int kwe_atomic_rmw(atomic_t *v, int i, bool conditional, int unless,
 	return old;
 }
 
-static int kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
+static int __maybe_unused kwe_atomic_add_return(int i, atomic_t *v, bool fenced)
 {
 	return kwe_atomic_rmw(v, i, false, 0, fenced) + i;
 }
