@@ -92,7 +92,12 @@ def load_yaml(path):
     return yaml.safe_load(open(path))
 
 
+checked = 0
 for results in sys.argv[1:]:
+    # Every results folder holds a run's KCIDB and JUnit files, at least.
+    for name in ("kcidb.json", "junit.xml"):
+        report(bool(glob.glob(os.path.join(results, "**", name), recursive=True)),
+               f"{results} holds a {name}")
     for path in sorted(glob.glob(os.path.join(results, "**", "kcidb.json"), recursive=True)):
         check(path, "KCIDB v4.2", kcidb_errors, lambda p: json.load(open(p)), broken_kcidb)
     for path in sorted(glob.glob(os.path.join(results, "**", "junit.xml"), recursive=True)):
@@ -102,4 +107,5 @@ for results in sys.argv[1:]:
         check(path, "LAVA job", lambda d: lava_errors(d, False), load_yaml, broken_lava_job)
     for path in sorted(glob.glob(os.path.join(results, "**", "lava-device.yaml"), recursive=True)):
         check(path, "LAVA device", lambda d: lava_errors(d, True), load_yaml, broken_lava_device)
+report(len(sys.argv) > 1, "a results folder to validate")
 sys.exit(1 if failed else 0)
