@@ -18,6 +18,9 @@
 #   BENCH_ONLY=kills bench/bench.sh    each needed barrier's steered kill,
 #                                      BENCH_KILL_RUNS (20) times per target,
 #                                      beside a make -j2 of something else
+#   BENCH_ONLY=soak bench/bench.sh     the unmutated series steered by every
+#                                      plan in turn, BENCH_SOAK_SECONDS (600)
+#                                      per target: no violation may show
 #   BENCH_ONLY=suites bench/bench.sh   what each suite's guest time buys,
 #                                      per target (the default plain run)
 #   BENCH_ONLY=litmus bench/bench.sh   the litmus row: seconds per test,
@@ -249,6 +252,25 @@ fi
 
 if [ "${BENCH_ONLY:-}" = kills ]; then
 	kills
+	exit 0
+fi
+
+# The control of the hunts, long: the unmutated series under every
+# steering plan in turn (torture-emu) for BENCH_SOAK_SECONDS per target.
+if [ "${BENCH_ONLY:-}" = soak ]; then
+	soak=${BENCH_SOAK_SECONDS:-600}
+	echo "# soak: kwmatrix run -k plain -s torture-emu -d $soak"
+	"$KWM" run --repo . -r "$work/soak" -k plain -s torture-emu -d "$soak" >/dev/null 2>&1 || true
+	python3 - "$work"/soak/*/matrix.json <<'PY'
+import json, re, sys
+for t in json.load(open(sys.argv[1]))["targets"]:
+    for c in t["cells"]:
+        if c["suite"] == "torture-emu":
+            fig = c.get("torture") or {}
+            print(f"soak {t['column']:10} {c['status']:8} {fig.get('seconds', '?')} s, "
+                  f"{fig.get('flushes', '?')} flushes steered by each plan in turn"
+                  f"{'' if c['status'] == 'PASS' else ': ' + (c['reason'] or '')}")
+PY
 	exit 0
 fi
 

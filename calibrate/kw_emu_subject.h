@@ -146,8 +146,9 @@ static const struct kwe_plan {
 	 * barrier, and its first check comes once the worker has published.
 	 * On a work's first queueing by another thread, the queuer's
 	 * queue_seq is seen before its work->worker, until the flusher has
-	 * passed flush-b0: the flusher may then read work->worker still
-	 * NULL, and skip patch 5's lock.
+	 * passed flush-b0: with flush-b1 gone, the flusher's horizon is
+	 * still from flush-b0, so it may read work->worker NULL, and skip
+	 * patch 5's lock.
 	 */
 	{ "flush-b1", 0, { { "flush-b0", "worker-b1" },
 			   { "queued", "flush-b0", true } } },

@@ -71,10 +71,17 @@ bool calibration_add_if_needed(struct strlist *suites)
 			strlist_add(suites, s->calibrated_by);
 			added = true;
 		}
-		/* And the validation its kills stand on (set_killed()). */
-		if (s && s->validated_by && !strlist_has(suites, s->validated_by)) {
-			strlist_add(suites, s->validated_by);
-			added = true;
+		/* And the validations its kills stand on (set_killed()). */
+		if (s && s->validated_by) {
+			char *names = xstrdup(s->validated_by), *save;
+
+			for (char *name = strtok_r(names, ",", &save); name;
+			     name = strtok_r(NULL, ",", &save))
+				if (!strlist_has(suites, name)) {
+					strlist_add(suites, name);
+					added = true;
+				}
+			free(names);
 		}
 	}
 	return added;

@@ -281,28 +281,40 @@ static void judge_emulated_survivor(const struct run *run,
  * cannot model it: never a pass.
  */
 /*
- * A kill, where the machine it happened on passed its validation
- * (@suite->validated_by, if it ran here): a machine that showed what the
- * memory model forbids proves no barrier necessary.
+ * Why a kill on @suite's machine proves nothing here, or NULL: each of
+ * its validations (@suite->validated_by, comma-separated) must have run
+ * and passed on the column; a machine that showed what the memory model
+ * forbids, or that nobody validated, proves no barrier necessary.
  */
+static char *unvalidated(const struct target_result *tr, const struct suite *suite)
+{
+	char *names = xstrdup(suite->validated_by ? suite->validated_by : ""), *save, *out = NULL;
+
+	for (char *name = strtok_r(names, ",", &save); name && !out;
+	     name = strtok_r(NULL, ",", &save)) {
+		const struct suite_result *check = report_find_cell(tr, name);
+
+		if (!check)
+			out = xasprintf("%s did not run here, so nothing shows the machine that killed it is sound (fix: run -s %s with it)",
+					name, name);
+		else if (check->status != CELL_PASS)
+			out = xasprintf("on a machine that failed its validation: %s is %s here (%s), so the kill proves nothing",
+					name, cell_status_name(check->status),
+					check->reason ? check->reason : "no reason given");
+	}
+	free(names);
+	return out;
+}
+
 static void set_killed(const struct target_result *tr, struct suite_result *s,
 		       const struct suite *suite, char *why)
 {
-	const struct suite_result *check = suite->validated_by ?
-					   report_find_cell(tr, suite->validated_by) : NULL;
+	char *not_sound = unvalidated(tr, suite);
 
-	if (suite->validated_by && !check) {
-		/* A machine nobody validated here proves no more than a failed one. */
-		set_cell(s, CELL_UNDECIDED,
-			 xasprintf("killed (%s), but %s did not run here, so nothing shows the machine that killed it is sound (fix: run -s %s with it)",
-				   why, suite->validated_by, suite->validated_by));
+	if (not_sound) {
+		set_cell(s, CELL_UNDECIDED, xasprintf("killed (%s), but %s", why, not_sound));
 		free(why);
-	} else if (check && check->status != CELL_PASS) {
-		set_cell(s, CELL_UNDECIDED,
-			 xasprintf("killed (%s), but on a machine that failed its validation: %s is %s here (%s), so the kill proves nothing",
-				   why, suite->validated_by, cell_status_name(check->status),
-				   check->reason ? check->reason : "no reason given"));
-		free(why);
+		free(not_sound);
 	} else {
 		set_cell(s, CELL_KILLED, why);
 	}

@@ -37,7 +37,7 @@ struct suite {
 	const char *calibrated_by;	/* a mutant: the suite that shows its machine reorders */
 	bool emulated;			/* runs on calibrate/kw_emu.h's machine */
 	bool same_everywhere;		/* tests that machine itself: one column per run hunts it */
-	const char *validated_by;	/* a kill counts only where this suite passed */
+	const char *validated_by;	/* a kill counts only where these suites (a,b) passed */
 	int litmus_side;		/* 1 + its litmus table's side (LITMUS_NATIVE...), or 0 */
 	int hunt_seconds;		/* a needed barrier's mutant: tortured up to this, to its kill */
 	const char *must_fire;		/* the check or oracle that must fire */
