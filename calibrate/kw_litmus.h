@@ -37,12 +37,50 @@
 #include "kw_emu.h"
 #define KWL_MODE	"emulated"
 #define KWL_MIN_ROUNDS	2
+
 /*
- * The layer, not the CPUs, reorders: the threads, which take turns,
- * share one CPU, so that a turn's hand-off is a context switch there and
- * not a wait for another vCPU that the host may have descheduled.
+ * steer=1 runs the tests as the emulated mutants are hunted: the threads
+ * race on their own CPUs, each instance's from a common start, and every
+ * barrier's site (after it, as kw_emu_subject.h marks the subject's) is
+ * now and then a cut (kwe_cut(): the stores buffered so far held to the
+ * next full barrier, loads the oldest allowed) or a wait for the other
+ * threads to pass a site of the same instance.  The windows come from
+ * the module's emu_* parameters, which the suite sets as the hunts'.
+ * Only the "Never" tests run: none may show its outcome.
  */
-#define KWL_CPU(thread)	0
+static bool kwl_steer;
+module_param_named(steer, kwl_steer, bool, 0444);
+MODULE_PARM_DESC(steer, "Emulated: the hunts' mode, for the Never tests (racing threads, cuts at barriers)");
+
+/*
+ * Unsteered, the layer, not the CPUs, reorders: the threads, which take
+ * turns, share one CPU, so that a turn's hand-off is a context switch
+ * there and not a wait for another vCPU that the host may have
+ * descheduled.
+ */
+#define KWL_CPU(thread)	(kwl_steer ? (thread) % num_online_cpus() : 0)
+
+/*
+ * A use of a pointer the body loaded (litmus_emit.c marks each): an
+ * address dependency, which the layer follows (kwe_depend_on()).
+ */
+#define kwl_dep(p)	({ typeof(p) __p = (p); kwe_depend_on((u64)(uintptr_t)__p); __p; })
+
+/* The one site a body has, after each barrier and at its start. */
+#define KWL_SITE	"litmus"
+static void kwl_site(void);
+#undef smp_mb
+#define smp_mb()		do { kwe_smp_mb(); kwl_site(); } while (0)
+#undef smp_wmb
+#define smp_wmb()		do { kwe_smp_wmb(); kwl_site(); } while (0)
+#undef smp_rmb
+#define smp_rmb()		do { kwe_smp_rmb(); kwl_site(); } while (0)
+#undef smp_store_release
+#define smp_store_release(p, v)						\
+	do { kwe_fence_release(); WRITE_ONCE(*(p), v); kwl_site(); } while (0)
+#undef smp_load_acquire
+#define smp_load_acquire(p)						\
+	({ typeof(*(p)) __v = READ_ONCE(*(p)); kwe_fence_rmb(); kwl_site(); __v; })
 
 /* Calls out of the layer: full barriers on both sides (kw_emu.h's rule). */
 #define KWL_OUTSIDE(call)	do { kwe_fence_full(); call; kwe_fence_full(); } while (0)
@@ -72,6 +110,9 @@ static inline int kwl_spin_is_locked(spinlock_t *lock)
 
 #else
 #define KWL_MODE	"native"
+/* On hardware, the dependency orders the access itself. */
+#define kwl_dep(p)	(p)
+#define kwl_steer	false
 #define KWL_MIN_ROUNDS	8
 /* Spread over the CPUs, as klitmus7 does: racing, not queueing. */
 #define KWL_CPU(thread)	((thread) % num_online_cpus())
@@ -82,14 +123,18 @@ static inline int kwl_spin_is_locked(spinlock_t *lock)
 #define kwe_teardown()		do { } while (0)
 #endif
 
-#define KWL_THREADS	4
+#define KWL_THREADS	8	/* LITMUS_MAX_THREADS in matrix/litmus.h */
+#define KWL_MODE_TEXT	(kwl_steer ? KWL_MODE ", steered" : KWL_MODE)
+/* The figures' word for a test nothing gives an expected result. */
+#define KWL_NO_RESULT	"none"
 /* The driver reads these lines: KWM_LITMUS_FIGURES in include/kwm_protocol.h. */
 #define KWL_FIGURES	"# kwl: "
 
 struct kwl_test {
 	const char *name;
 	const char *shape;		/* "SB": its name's first part (litmus_shape_len()) */
-	const char *result;		/* the test's "Result:" */
+	const char *result;		/* the test's "Result:", herd7's, or "": none */
+	const char *result_by;		/* where a result not in the test came from */
 	const char *skip;		/* why it does not run here, or NULL */
 	int threads;
 	size_t size;			/* of one instance */
@@ -136,6 +181,8 @@ static struct {
 	bool never;			/* the test's Result: is Never */
 	struct rnd_state rnd;
 	struct completion finished[KWL_THREADS];
+	struct task_struct *task[KWL_THREADS];
+	void *key[KWL_THREADS];		/* the instance its body runs on, or NULL */
 } kwl;
 
 /*
@@ -210,7 +257,10 @@ static void kwl_start(long id, int round, struct rnd_state *rnd)
 }
 
 #ifdef KWC_EMULATE
-/* All meet, then each runs in its rank's turn: the layer does the rest. */
+/*
+ * All meet, then each runs in its rank's turn: the layer does the rest.
+ * Steered, they all run at once.
+ */
 static void kwl_meet(struct kwl_meet *m, long id)
 {
 	kwe_real_inc_return(&m->gate);
@@ -218,8 +268,27 @@ static void kwl_meet(struct kwl_meet *m, long id)
 		kwl_wait();
 	kwe_native(true);
 	kwe_native(false);
-	while (kwe_real_read(&m->turn) != m->rank[id])
+	while (!kwl_steer && kwe_real_read(&m->turn) != m->rank[id])
 		kwl_wait();
+}
+
+/* A barrier's site in a body, steered: a cut, or a wait for the others. */
+static void kwl_site(void)
+{
+	struct kwe_thread *t;
+	void *key = NULL;
+
+	for (int i = 0; kwl_steer && i < KWL_THREADS; i++)
+		if (kwl.task[i] == current)
+			key = kwl.key[i];
+	t = key ? kwe_self() : NULL;
+	if (!t || t->native)
+		return;
+	kwe_pass(KWL_SITE, key);
+	if (kwe_random(t, 2))
+		kwe_cut(key, 1);
+	else if (kwe_random(t, 2))
+		kwe_await(KWL_SITE, key);
 }
 
 /*
@@ -242,6 +311,10 @@ static void kwl_meet(struct kwl_meet *m, long id)
 {
 }
 
+static void kwl_site(void)
+{
+}
+
 static void kwl_leave(struct kwl_meet *m)
 {
 }
@@ -256,6 +329,7 @@ static int kwl_thread(void *arg)
 	bool more;
 
 	prandom_seed_state(&rnd, get_random_u64() + id);
+	kwl.task[id] = current;
 	/* The harness runs on plain hardware: only the bodies are emulated. */
 	kwe_native(true);
 	do {
@@ -263,7 +337,11 @@ static int kwl_thread(void *arg)
 		kwl_start(id, ++round, &rnd);
 		for (unsigned int i = 0; i < kwl.n; i++) {
 			kwl_meet(&kwl.meet[i], id);
+			kwl.key[id] = kwl_instance(i);
+			/* The start is a site too: a body may have no barrier. */
+			kwl_site();
 			kwl.test->p[id](kwl_instance(i));
+			kwl.key[id] = NULL;
 			kwl_leave(&kwl.meet[i]);
 		}
 		kwe_native(true);
@@ -297,6 +375,8 @@ static int kwl_run(const struct kwl_test *test)
 		return -ENOMEM;
 	kwe_native(true);
 	kwl.test = test;
+	memset(kwl.task, 0, sizeof(kwl.task));
+	memset(kwl.key, 0, sizeof(kwl.key));
 	kwl.never = !strcmp(test->result, "Never");
 	kwl.n = test->instances ? min_t(unsigned int, test->instances, instances) : instances;
 	kwl.mem = kvcalloc(kwl.n, test->size, GFP_KERNEL);
@@ -377,7 +457,7 @@ static int kwl_run_one(const struct kwl_test *t, int nr, bool brief)
 	if (t->skip) {
 		pr_info("    " KWL_FIGURES
 			"mode=%s test=%s result=%s runs=0 weak=0 ms=0 skip=%s\n",
-			KWL_MODE, t->name, t->result, t->skip);
+			KWL_MODE, t->name, *t->result ? t->result : KWL_NO_RESULT, t->skip);
 		pr_info("    ok %d %s # SKIP %s\n", nr, t->name, t->skip);
 		return 0;
 	}
@@ -386,8 +466,8 @@ static int kwl_run_one(const struct kwl_test *t, int nr, bool brief)
 	ret = kwl_run(t);
 	kwl.jiffies = share;
 	pr_info("    " KWL_FIGURES "mode=%s test=%s result=%s runs=%lu weak=%lu ms=%u%s\n",
-		KWL_MODE, t->name, t->result, kwl.runs, kwl.weak, kwl.ms,
-		brief ? " brief=1" : "");
+		KWL_MODE, t->name, *t->result ? t->result : KWL_NO_RESULT, kwl.runs,
+		kwl.weak, kwl.ms, brief ? " brief=1" : "");
 	if (ret) {
 		pr_info("    not ok %d %s # %s\n", nr, t->name,
 			ret == -EBUSY ?
@@ -396,15 +476,29 @@ static int kwl_run_one(const struct kwl_test *t, int nr, bool brief)
 		return 1;
 	}
 	if (never && kwl.weak) {
-		pr_info("    not ok %d %s # Never, yet %lu weak outcomes in %lu runs ("
-			KWL_MODE ")\n",
-			nr, t->name, kwl.weak, kwl.runs);
+		pr_info("    not ok %d %s # Never, yet %lu weak outcomes in %lu runs (%s)\n",
+			nr, t->name, kwl.weak, kwl.runs, KWL_MODE_TEXT);
 		return 1;
 	}
-	pr_info("    ok %d %s # %s: %lu weak in %lu runs (" KWL_MODE ")%s\n",
-		nr, t->name, *t->result ? t->result : "no Result:",
-		kwl.weak, kwl.runs, brief ? KWL_BRIEF : "");
+	/* Nothing says what it should do: seen, never passed. */
+	if (!*t->result) {
+		pr_info("    ok %d %s # SKIP no expected result (no Result: line, no herd7 verdict or record): %lu weak in %lu runs (%s)\n",
+			nr, t->name, kwl.weak, kwl.runs, KWL_MODE_TEXT);
+		return 0;
+	}
+	pr_info("    ok %d %s # %s%s%s%s: %lu weak in %lu runs (%s)%s\n",
+		nr, t->name, t->result, t->result_by ? " (" : "",
+		t->result_by ? t->result_by : "", t->result_by ? ")" : "",
+		kwl.weak, kwl.runs, KWL_MODE_TEXT, brief ? KWL_BRIEF : "");
 	return 0;
+}
+
+/* Named by only=, or every test; steered, only the "Never" ones. */
+static bool kwl_chosen(const struct kwl_test *t)
+{
+	if (*only)
+		return !strcmp(only, t->name);
+	return !kwl_steer || !strcmp(t->result, "Never");
 }
 
 /*
@@ -421,7 +515,7 @@ static int kwl_run_all(const struct kwl_test *tests, int n)
 	if (!weak_of)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		bool chosen = !*only || !strcmp(only, tests[i].name);
+		bool chosen = kwl_chosen(&tests[i]);
 
 		listed += chosen;
 		ran += chosen && !tests[i].skip;
@@ -441,7 +535,7 @@ static int kwl_run_all(const struct kwl_test *tests, int n)
 			const struct kwl_test *t = &tests[i];
 			bool never = !strcmp(t->result, "Never");
 
-			if ((*only && strcmp(only, t->name)) || never != pass)
+			if (!kwl_chosen(t) || never != pass)
 				continue;
 			failed += kwl_run_one(t, ++nr, never && !*only &&
 					      !kwl_can_fail(tests, n, t, weak_of));

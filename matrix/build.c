@@ -369,7 +369,7 @@ static void tests_digest(const struct build *b, const struct build_env *env,
 		free(path);
 	}
 	/* The litmus module: what it was generated into. */
-	calibration = litmus_source(env, NULL);
+	calibration = litmus_source(env, NULL, NULL);
 	hash_add_str(h, calibration ? calibration : "");
 	free(calibration);
 	hash_final(h, out);

@@ -65,3 +65,11 @@ void hash_final(struct kwm_hash *h, char out[KWM_HASH_HEX])
 	EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
+
+void hash_text(const char *text, char out[KWM_HASH_HEX])
+{
+	struct kwm_hash *h = hash_new();
+
+	hash_add(h, text, strlen(text));
+	hash_final(h, out);
+}

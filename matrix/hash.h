@@ -14,4 +14,7 @@ void hash_add_str(struct kwm_hash *h, const char *s);
 int hash_add_file(struct kwm_hash *h, const char *path);
 void hash_final(struct kwm_hash *h, char out[KWM_HASH_HEX]);
 
+/* sha256 of @text's bytes alone, as sha256sum prints it for a file. */
+void hash_text(const char *text, char out[KWM_HASH_HEX]);
+
 #endif

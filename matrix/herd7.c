@@ -212,9 +212,10 @@ int herd7_records_read(const char *path, struct herd7_records *out, char **why)
 int herd7_records_write(const char *path, const struct herd7_records *records)
 {
 	char *text = xstrdup(
-		"# herd7's verdicts on litmus/path-*.litmus and their mutants, kept as data:\n"
-		"# written by `kwmatrix models --record TREE` where herd7 runs, and read where\n"
-		"# it does not (a record counts only for the same test on the same model).\n"
+		"# herd7's verdicts on litmus tests, kept as data: written where herd7 runs\n"
+		"# (`kwmatrix models --record TREE` for litmus/path-*.litmus and their mutants,\n"
+		"# `kwmatrix litmus --record TREE FILE...` for a folder of tests), and read\n"
+		"# where it does not (a record counts only for the same test on the same model).\n"
 		"# Columns: sha256 of the test's text; the sha256 of each of the model's\n"
 		"# .cat/.bell/.def/.cfg files in tools/memory-model; herd7's version; its\n"
 		"# verdict; the states it listed; the date; the test; the command.\n");

@@ -48,7 +48,7 @@ static const struct primitive {
 	{ "rcu_read_unlock", NULL },
 	{ "rcu_assign_pointer", NULL },
 	{ "synchronize_rcu", NULL },
-	{ "rcu_dereference", "an address dependency, which the emulation does not model" },
+	{ "rcu_dereference", NULL },
 	{ "spin_trylock", "not wrapped by the emulation" },
 	{ "smp_store_mb", "not wrapped by the emulation" },
 	{ "xchg", "not wrapped by the emulation" },
@@ -181,6 +181,50 @@ static struct litmus_var *add_var(struct litmus_test *t, const char *name,
 	return v;
 }
 
+/*
+ * A register's initial value, "1:r0=x" or "int *1:r1 = y": the address
+ * of a variable, or a number.  herd7 types it from the declaration or
+ * from its use (find_undeclared()).
+ */
+static void parse_reg_init(struct litmus_test *t, const char *stmt)
+{
+	const char *colon = strchr(stmt, ':'), *digits = colon, *eq, *rhs;
+	struct litmus_reg_init *ri;
+	size_t n;
+
+	while (digits > stmt && isdigit((unsigned char)digits[-1]))
+		digits--;
+	n = ident_len(colon + 1);
+	eq = skip_space(colon + 1 + n);
+	if (digits == colon || !n || (*eq && *eq != '=')) {
+		skip_test(t, xasprintf("initial state '%s' is not understood", stmt));
+		return;
+	}
+	/* "int *1:r1" alone: a type, no value. */
+	rhs = *eq ? skip_space(eq + 1) : "";
+	rhs += *rhs == '&';
+	t->reg_inits = xrealloc(t->reg_inits, (t->nr_reg_inits + 1) * sizeof(*t->reg_inits));
+	ri = &t->reg_inits[t->nr_reg_inits++];
+	ri->thread = atoi(digits);
+	ri->name = strndup(colon + 1, n);
+	ri->type = trimmed(stmt, digits - stmt);
+	if (ident_len(rhs) && ident_len(rhs) == strlen(rhs)) {
+		ri->init = xasprintf("&kwl_in->%s", rhs);
+		add_var(t, rhs, strlen(rhs), "int");
+		if (!*ri->type) {
+			free(ri->type);
+			ri->type = xstrdup("int *");
+		}
+	} else if (*rhs && strspn(rhs, "-0123456789") == strlen(rhs)) {
+		ri->init = xstrdup(rhs);
+	} else if (!*rhs) {
+		ri->init = NULL;
+	} else {
+		ri->init = NULL;
+		skip_test(t, xasprintf("initial value '%s' is not understood", rhs));
+	}
+}
+
 /* "int *y = &x", "x=1", "atomic_t v = ATOMIC_INIT(1)", "y=z". */
 static void parse_init_one(struct litmus_test *t, char *stmt)
 {
@@ -189,7 +233,7 @@ static void parse_init_one(struct litmus_test *t, char *stmt)
 	size_t n;
 
 	if (strchr(stmt, ':')) {
-		skip_test(t, xasprintf("initial register values (%s) are not supported", stmt));
+		parse_reg_init(t, stmt);
 		return;
 	}
 	lhs = trimmed(stmt, eq ? (size_t)(eq - stmt) : strlen(stmt));
@@ -229,17 +273,20 @@ out:
 	free(rhs);
 }
 
-static void parse_init(struct litmus_test *t, char *block)
-{
-	char *save = NULL;
+static char *without_comments(const char *p);
 
-	for (char *s = strtok_r(block, ";\n", &save); s; s = strtok_r(NULL, ";\n", &save)) {
+static void parse_init(struct litmus_test *t, const char *block)
+{
+	char *save = NULL, *text = without_comments(block);
+
+	for (char *s = strtok_r(text, ";\n", &save); s; s = strtok_r(NULL, ";\n", &save)) {
 		char *stmt = trimmed(s, strlen(s));
 
 		if (*stmt)
 			parse_init_one(t, stmt);
 		free(stmt);
 	}
+	free(text);
 }
 
 /* "int *x, int **y": each names a variable, of the type pointed to. */
@@ -282,14 +329,30 @@ static void add_reg(struct litmus_thread *th, const char *name, size_t len,
 	};
 }
 
-/* Declarations at the start of a line, "int r0;" or "int *r0, r1 = 0;". */
+/* The start of the statement after the one at @p, past comments; NULL at the end. */
+static const char *next_statement(const char *p)
+{
+	p += strcspn(p, ";{}");
+	return *p ? skip_comments(p + 1, NULL) : NULL;
+}
+
+/* Past a declarator's initializer: at the ',' or ';' that ends it. */
+static const char *past_initializer(const char *p)
+{
+	int depth = 0;
+
+	for (; *p && (depth || (*p != ',' && *p != ';')); p++)
+		depth += (*p == '(') - (*p == ')');
+	return p;
+}
+
+/* Declarations at the start of a statement, "int r0;" or "int *r0, r1 = 0;". */
 static void parse_regs(struct litmus_thread *th)
 {
-	for (const char *line = th->body; line; line = strchr(line, '\n')) {
-		const char *p = skip_space(line + (*line == '\n')), *q;
+	for (const char *p = skip_comments(th->body, NULL); p && *p; p = next_statement(p)) {
+		const char *q;
 		size_t n = 0;
 
-		line += *line == '\n';
 		for (size_t i = 0; i < sizeof(reg_types) / sizeof(*reg_types); i++)
 			if (!strncmp(p, reg_types[i], strlen(reg_types[i])) &&
 			    !isalnum((unsigned char)p[strlen(reg_types[i])]) &&
@@ -307,11 +370,148 @@ static void parse_regs(struct litmus_thread *th)
 			if (!n)
 				break;
 			add_reg(th, q, n, pointer);
-			q += n + strcspn(q + n, ",;");
+			q = past_initializer(q + n);
 			if (*q != ',')
 				break;
 			q++;
 		}
+	}
+}
+
+static struct litmus_reg *thread_reg(struct litmus_thread *th, const char *name,
+				     size_t len)
+{
+	for (int i = 0; i < th->nr_regs; i++)
+		if (strlen(th->regs[i].name) == len && !strncmp(th->regs[i].name, name, len))
+			return &th->regs[i];
+	return NULL;
+}
+
+/* The '*'s of parameter @name of @th ("int **y": 2), or -1 if none is so named. */
+static int param_stars(const struct litmus_thread *th, const char *name, size_t len)
+{
+	for (const char *p = th->params; *p; p++) {
+		size_t n = ident_len(p);
+		int stars = 0;
+
+		if (!n || (p > th->params && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			p += n ? n - 1 : 0;
+			continue;
+		}
+		for (const char *q = p; q > th->params && q[-1] != ','; q--)
+			stars += q[-1] == '*';
+		if (n == len && !strncmp(p, name, len) && !ident_len(p + n))
+			return stars;
+		p += n - 1;
+	}
+	return -1;
+}
+
+/* Whether @body has "*NAME": a load or store through it. */
+static bool dereferenced(const char *body, const char *name, size_t len)
+{
+	for (const char *p = body; (p = strchr(p, '*')); p++) {
+		const char *q = skip_space(p + 1);
+
+		if (!strncmp(q, name, len) && ident_len(q) == len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A register used without a declaration, as herd7 allows: a pointer if
+ * something is loaded or stored through it, or it is given an address
+ * (a parameter, or what a pointer to a pointer holds); else an int.
+ */
+static bool used_as_pointer(const struct litmus_thread *th, const char *name, size_t len)
+{
+	if (dereferenced(th->body, name, len))
+		return true;
+	for (const char *p = skip_comments(th->body, NULL); p && *p; p = next_statement(p)) {
+		const char *rhs = skip_space(p + len);
+
+		if (strncmp(p, name, len) || ident_len(p) != len || *rhs != '=' || rhs[1] == '=')
+			continue;
+		for (rhs = skip_space(rhs + 1); *rhs && *rhs != ';'; rhs++) {
+			size_t n = ident_len(rhs);
+			int stars = n ? param_stars(th, rhs, n) : -1;
+
+			/* A pointer loaded through a pointer to it, or a variable's address. */
+			if (stars >= 0)
+				return stars >= 2 || *skip_space(rhs + n) == ';';
+			rhs += n ? n - 1 : 0;
+		}
+	}
+	return false;
+}
+
+/* Whether a statement of @th's body assigns NAME. */
+static bool assigned(const struct litmus_thread *th, const char *name, size_t len)
+{
+	for (const char *p = skip_comments(th->body, NULL); p && *p; p = next_statement(p)) {
+		const char *eq = skip_space(p + len);
+
+		if (!strncmp(p, name, len) && ident_len(p) == len && *eq == '=' && eq[1] != '=')
+			return true;
+	}
+	return false;
+}
+
+static void add_undeclared(struct litmus_thread *th, const char *name, size_t len)
+{
+	bool pointer = used_as_pointer(th, name, len);
+
+	add_reg(th, name, len, pointer);
+	th->regs[th->nr_regs - 1].type = xstrdup(pointer ? "int *" : "int");
+}
+
+/* Registers assigned at the start of a statement without a declaration. */
+static void find_undeclared(struct litmus_thread *th)
+{
+	for (const char *p = skip_comments(th->body, NULL); p && *p; p = next_statement(p)) {
+		size_t n = ident_len(p);
+		const char *eq = skip_space(p + n);
+
+		if (n && *eq == '=' && eq[1] != '=' && !IN(keywords, p, n) &&
+		    !thread_reg(th, p, n) && param_stars(th, p, n) < 0)
+			add_undeclared(th, p, n);
+	}
+}
+
+/* The initial state's register values, on the threads now read. */
+static void apply_reg_inits(struct litmus_test *t)
+{
+	for (int i = 0; i < t->nr_reg_inits; i++) {
+		struct litmus_reg_init *ri = &t->reg_inits[i];
+		struct litmus_thread *th;
+		struct litmus_reg *r;
+
+		if (ri->thread < 0 || ri->thread >= t->nr_threads) {
+			skip_test(t, xasprintf("the initial state names %d:%s, a thread the test does not have",
+					       ri->thread, ri->name));
+			continue;
+		}
+		th = &t->threads[ri->thread];
+		r = thread_reg(th, ri->name, strlen(ri->name));
+		if (!r) {
+			add_undeclared(th, ri->name, strlen(ri->name));
+			r = &th->regs[th->nr_regs - 1];
+		}
+		if (!r->type && !ri->init)
+			continue;
+		if (!r->type) {
+			skip_test(t, xasprintf("%d:%s has an initial value but is declared in its thread's body",
+					       ri->thread, ri->name));
+			continue;
+		}
+		if (*ri->type) {
+			free(r->type);
+			r->type = xstrdup(ri->type);
+			r->pointer = strchr(ri->type, '*');
+		}
+		free(r->init);
+		r->init = ri->init ? xstrdup(ri->init) : NULL;
 	}
 }
 
@@ -339,15 +539,61 @@ static void check_calls(struct litmus_test *t, const struct litmus_thread *th)
 		}
 		p += n - 1;
 	}
-	/* A load through a pointer just loaded: an address dependency. */
-	for (int i = 0; i < th->nr_regs; i++) {
-		const char *r = th->regs[i].name;
+}
 
-		for (const char *p = th->body; th->regs[i].pointer && (p = strchr(p, '*')); p++)
-			if (!strncmp(skip_space(p + 1), r, strlen(r)) &&
-			    !ident_len(skip_space(p + 1) + strlen(r) - 1 + 1) &&
-			    !t->skip_emulated)
-				t->skip_emulated = xasprintf("*%s: an address dependency, which the emulation does not model", r);
+/* Whether the statement at @p declares registers ("int *r1, r2 = 0;"). */
+static bool declaration(const char *p)
+{
+	for (size_t i = 0; i < sizeof(reg_types) / sizeof(*reg_types); i++)
+		if (!strncmp(p, reg_types[i], strlen(reg_types[i])) &&
+		    !ident_len(p + strlen(reg_types[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Whether @name is used where the module cannot mark it: outside every
+ * parenthesis, other than where it is declared or assigned.
+ */
+static bool used_unmarked(const struct litmus_thread *th, const char *name, size_t len)
+{
+	const char *statement = skip_comments(th->body, NULL);
+	int depth = 0;
+
+	for (const char *p = th->body; *p; p++) {
+		size_t n = ident_len(p);
+
+		if (*p == ';' || *p == '{' || *p == '}')
+			statement = skip_comments(p + 1, NULL);
+		depth += (*p == '(') - (*p == ')');
+		if (!n || (p > th->body && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+			continue;
+		if (n == len && !strncmp(p, name, len) && !depth && !declaration(statement) &&
+		    !(*skip_space(p + n) == '=' && skip_space(p + n)[1] != '='))
+			return true;
+		p += n - 1;
+	}
+	return false;
+}
+
+/*
+ * A pointer register the body loads and then uses: an address
+ * dependency, which the emulated machine follows where the module marks
+ * each use (->dependent); one it cannot mark keeps the test native.
+ */
+static void check_dependencies(struct litmus_test *t, struct litmus_thread *th)
+{
+	for (int i = 0; i < th->nr_regs; i++) {
+		struct litmus_reg *r = &th->regs[i];
+		size_t len = strlen(r->name);
+
+		if (!r->pointer || !assigned(th, r->name, len))
+			continue;
+		if (!used_unmarked(th, r->name, len))
+			r->dependent = true;
+		else if (!t->skip_emulated)
+			t->skip_emulated = xasprintf("%s: an address dependency the emulation cannot follow (used outside an expression's parentheses)",
+						     r->name);
 	}
 }
 
@@ -370,6 +616,7 @@ static const char *parse_thread(struct litmus_test *t, const char *p)
 		return NULL;
 	parse_params(t, th->params);
 	parse_regs(th);
+	find_undeclared(th);
 	check_calls(t, th);
 	return after;
 }
@@ -432,10 +679,32 @@ static char *exists_value(struct litmus_test *t, const char **pp, bool left)
 	return out;
 }
 
+/* Each "N:reg" of an exists clause that its thread does not declare, as herd7 allows. */
+static void declare_exists_regs(struct litmus_test *t, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		size_t digits = strspn(p, "0123456789"), n;
+		int thread;
+
+		if (!digits || p[digits] != ':' ||
+		    (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			p += digits ? digits - 1 : 0;
+			continue;
+		}
+		thread = atoi(p);
+		n = ident_len(p + digits + 1);
+		if (n && thread < t->nr_threads &&
+		    !thread_reg(&t->threads[thread], p + digits + 1, n))
+			add_undeclared(&t->threads[thread], p + digits + 1, n);
+		p += digits + n;
+	}
+}
+
 /* herd's "(0:r0=0 /\ 1:r0=0)", as C over the instance. */
 static void parse_exists(struct litmus_test *t, const char *p)
 {
 	char *out = xstrdup("");
+	int negated = 0;
 
 	for (p = skip_space(p); *p; p = skip_space(p)) {
 		if (*p == '(' || *p == ')') {
@@ -444,8 +713,12 @@ static void parse_exists(struct litmus_test *t, const char *p)
 			xappendf(&out, " %s ", *p == '/' ? "&&" : "||");
 			p += 2;
 		} else if (*p == '~') {
+			/* herd's ~ binds to the atom after it: "~1:r1=2" is !(r1 == 2). */
+			p = skip_space(p + 1);
 			xappendf(&out, "!");
-			p++;
+			negated += *p != '(';
+			if (*p != '(')
+				xappendf(&out, "(");
 		} else {
 			char *lhs = exists_value(t, &p, true), *rhs = NULL;
 
@@ -458,6 +731,8 @@ static void parse_exists(struct litmus_test *t, const char *p)
 			}
 			if (rhs)
 				xappendf(&out, "%s == %s", lhs, rhs);
+			for (; rhs && negated; negated--)
+				xappendf(&out, ")");
 			free(lhs);
 			free(rhs);
 			if (!rhs)
@@ -507,6 +782,7 @@ static int parse_final(struct litmus_test *t, const char *p, char **error)
 				free(rest);
 				return -1;
 			}
+			declare_exists_regs(t, rest);
 			parse_exists(t, rest);
 			free(rest);
 			return 0;
@@ -538,12 +814,25 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 	memset(t, 0, sizeof(*t));
 	t->path = xstrdup(path);
 	*error = NULL;
-	if (strncmp(p, "C ", 2) || !(n = strcspn(p + 2, " \t\n"))) {
+	hash_text(text, t->digest);
+	n = strcspn(p, " \t\n");
+	if (n != 1 || *p != 'C' || !strchr(" \t", p[1])) {
+		*error = n && n < 16 && strchr(" \t", p[n]) ?
+			 xasprintf("%s: a %.*s test, not the LKMM's C: herd7 reads it with that architecture's model (fix: give kwmatrix tests that begin 'C NAME')",
+				   path, (int)n, p) :
+			 xasprintf("%s: not an LKMM litmus test: it must begin with 'C NAME'", path);
+		return -1;
+	}
+	p += 1 + strspn(p + 1, " \t");
+	if (!(n = strcspn(p, " \t\n"))) {
 		*error = xasprintf("%s: not an LKMM litmus test: it must begin with 'C NAME'", path);
 		return -1;
 	}
-	t->name = strndup(skip_space(p + 2), strcspn(skip_space(p + 2), " \t\n"));
-	p = skip_comments(p + 2 + strcspn(p + 2, "\n"), &header);
+	t->name = strndup(p, n);
+	p = skip_comments(p + strcspn(p, "\n"), &header);
+	/* diy7's lines: a quoted cycle, then "Cycle=...", "Orig=..." and such. */
+	while (*p == '"' || (ident_len(p) && p[ident_len(p)] == '='))
+		p = skip_comments(p + strcspn(p, "\n"), &header);
 	free(header);
 	t->result = litmus_expected(text);
 	if (*p != '{' || !(init = braced(p, &after))) {
@@ -567,6 +856,9 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		*error = xasprintf("%s: no thread P0(...) { ... }", path);
 		return -1;
 	}
+	apply_reg_inits(t);
+	for (int i = 0; i < t->nr_threads; i++)
+		check_dependencies(t, &t->threads[i]);
 	return parse_final(t, p, error);
 }
 
@@ -578,42 +870,86 @@ void litmus_test_free(struct litmus_test *t)
 		free(t->vars[i].init);
 	}
 	for (int i = 0; i < t->nr_threads; i++) {
-		for (int r = 0; r < t->threads[i].nr_regs; r++)
+		for (int r = 0; r < t->threads[i].nr_regs; r++) {
 			free(t->threads[i].regs[r].name);
+			free(t->threads[i].regs[r].type);
+			free(t->threads[i].regs[r].init);
+		}
 		free(t->threads[i].regs);
 		free(t->threads[i].params);
 		free(t->threads[i].body);
 	}
+	for (int i = 0; i < t->nr_reg_inits; i++) {
+		free(t->reg_inits[i].name);
+		free(t->reg_inits[i].type);
+		free(t->reg_inits[i].init);
+	}
+	free(t->reg_inits);
 	free(t->vars);
 	free(t->threads);
 	free(t->path);
+	free(t->file);
 	free(t->name);
 	free(t->result);
+	free(t->result_by);
 	free(t->exists);
 	free(t->skip);
 	free(t->skip_emulated);
 	memset(t, 0, sizeof(*t));
 }
 
-/* @path, named in the module and the table from below @root if under it. */
+/*
+ * A file that is no test here: one row, named after the file, skipped
+ * with *@error (taken) as its reason.
+ */
+static int skip_file(struct litmus_test *t, const char *path, char **error)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (!t->name)
+		t->name = strndup(base, strstr(base, ".litmus") ? (size_t)(strstr(base, ".litmus") - base) :
+				  strlen(base));
+	if (!t->path)
+		t->path = xstrdup(path);
+	free(t->skip);
+	/* The row is named after the file already: its reason without the path. */
+	if (!strncmp(*error, path, strlen(path)) && !strncmp(*error + strlen(path), ": ", 2))
+		t->skip = xstrdup(*error + strlen(path) + 2);
+	else
+		t->skip = xstrdup(*error);
+	free(*error);
+	*error = NULL;
+	return -1;
+}
+
+/*
+ * @path, named in the module and the table from below @root if under it;
+ * -1 if it is no test (then skipped, with why).
+ */
 static int add_file(const char *path, const char *root,
 		    struct litmus_test **tests, int *n, char **error)
 {
+	const char *file = path;
 	char *text = read_file(path, NULL);
 	size_t len = root ? strlen(root) : 0;
+	struct litmus_test *t;
 	int ret;
 
 	if (!text) {
+		*tests = xrealloc(*tests, (*n + 1) * sizeof(**tests));
+		t = &(*tests)[(*n)++];
+		memset(t, 0, sizeof(*t));
 		*error = xasprintf("cannot read %s (fix: name an existing .litmus file)", path);
-		return -1;
+		return skip_file(t, path, error);
 	}
 	*tests = xrealloc(*tests, (*n + 1) * sizeof(**tests));
 	if (len && !strncmp(path, root, len) && path[len] == '/')
 		path += len + 1;
-	ret = litmus_parse(path, text, &(*tests)[*n], error);
-	(*n)++;
+	t = &(*tests)[(*n)++];
+	ret = litmus_parse(path, text, t, error);
+	t->file = xstrdup(file);
 	free(text);
-	return ret;
+	return ret ? skip_file(t, path, error) : 0;
 }
 
 /* The kernel's own tests, then the project's: each folder sorted. */
@@ -625,33 +961,36 @@ static const char *const litmus_folders[] = {
 int litmus_collect(const char *tree, const char *repo, char *const *files,
 		   int nr_files, struct litmus_test **tests, int *n, char **error)
 {
-	int ret = 0;
+	int parsed = 0;
 
 	*tests = NULL;
 	*n = 0;
 	*error = NULL;
-	for (int i = 0; files && i < nr_files && !ret; i++)
-		ret = add_file(files[i], NULL, tests, n, error);
-	for (size_t f = 0; !files && f <= sizeof(litmus_folders) / sizeof(*litmus_folders) && !ret; f++) {
+	for (int i = 0; files && i < nr_files; i++)
+		parsed += !add_file(files[i], NULL, tests, n, error);
+	for (size_t f = 0; !files && f <= sizeof(litmus_folders) / sizeof(*litmus_folders); f++) {
 		char *pattern = f < sizeof(litmus_folders) / sizeof(*litmus_folders) ?
 				xasprintf(litmus_folders[f], tree) :
 				xasprintf("%s/litmus/*.litmus", repo);
 		glob_t g;
 
 		if (!glob(pattern, 0, NULL, &g))
-			for (size_t i = 0; i < g.gl_pathc && !ret; i++)
-				ret = add_file(g.gl_pathv[i], f < sizeof(litmus_folders) /
-					       sizeof(*litmus_folders) ? tree : repo,
-					       tests, n, error);
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				parsed += !add_file(g.gl_pathv[i], f < sizeof(litmus_folders) /
+						    sizeof(*litmus_folders) ? tree : repo,
+						    tests, n, error);
 		globfree(&g);
 		free(pattern);
 	}
-	if (ret) {
-		litmus_tests_free(*tests, *n);
-		*tests = NULL;
-		*n = 0;
-	}
-	return ret;
+	if (parsed)
+		return 0;
+	/* Not one test: the first file's reason says why. */
+	*error = *n ? xstrdup((*tests)[0].skip) :
+		 xstrdup("no .litmus file found (fix: name LKMM .litmus files)");
+	litmus_tests_free(*tests, *n);
+	*tests = NULL;
+	*n = 0;
+	return -1;
 }
 
 void litmus_tests_free(struct litmus_test *tests, int n)

@@ -16,9 +16,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hash.h"
+
 #define LITMUS_MODULE		"kw_litmus"
 #define LITMUS_HARNESS		"kw_litmus.h"
-#define LITMUS_MAX_THREADS	4
+#define LITMUS_MAX_THREADS	8	/* KWL_THREADS in calibrate/kw_litmus.h */
 
 struct litmus_var {
 	char *name;
@@ -29,6 +31,19 @@ struct litmus_var {
 struct litmus_reg {
 	char *name;
 	bool pointer;
+	/*
+	 * Declared by the module, not the body: a register herd7 types
+	 * from its use or the initial state gives, with its type and
+	 * initial value (C), or NULL where the body declares it.
+	 */
+	char *type;
+	char *init;
+	/*
+	 * A pointer the body loads, then uses: each use in an expression is
+	 * an address dependency, which the module marks (kwl_dep()) for the
+	 * emulated machine to follow.
+	 */
+	bool dependent;
 };
 
 struct litmus_thread {
@@ -39,9 +54,12 @@ struct litmus_thread {
 };
 
 struct litmus_test {
-	char *path;
+	char *path;		/* as the module and the table name it */
+	char *file;		/* as it was opened */
+	char digest[KWM_HASH_HEX];	/* sha256 of its text */
 	char *name;
-	char *result;		/* the header's "Result:", or NULL */
+	char *result;		/* the header's "Result:", or herd7's; NULL: none */
+	char *result_by;	/* where a result not in the header came from */
 	struct litmus_var *vars;
 	int nr_vars;
 	struct litmus_thread *threads;
@@ -50,12 +68,20 @@ struct litmus_test {
 	char *skip;		/* why it cannot run at all, or NULL */
 	char *skip_emulated;	/* why not on the emulated machine, or NULL */
 	bool slow;		/* a grace period per instance: few instances */
+	/* The initial state's "1:r0=x", applied once the threads are read. */
+	struct litmus_reg_init {
+		int thread;
+		char *name, *type, *init;
+	} *reg_inits;
+	int nr_reg_inits;
 };
 
 /*
  * Parse @text, the contents of @path.  0, or -1 with *@error one line
  * naming what is malformed (free it).  A test that parses but uses what
- * the module cannot run returns 0 with ->skip set.
+ * the module cannot run returns 0 with ->skip set.  The header may carry
+ * diy7's lines (a quoted cycle, "Cycle=...", "Orig=..."), which are
+ * skipped.
  */
 int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		 char **error);
@@ -71,14 +97,49 @@ char *litmus_expected(const char *text);
  */
 size_t litmus_shape_len(const char *test);
 
+/*
+ * Tests whose generated C does not compile (matrix/litmus_refuse.c):
+ * the compiler's @log mapped back to @tests through the module's C as
+ * written, @native and @emulated (the latter with KWC_EMULATE; either
+ * may be NULL).  Appends a "MODE\tPATH\tERROR" line to *@tsv for each
+ * test not in it yet; returns how many it added.
+ */
+int litmus_refusals_from_log(const char *log, const char *native,
+			     const char *emulated, const struct litmus_test *tests,
+			     int n, char **tsv);
+
+/* Each test @tsv refuses: skipped, or not run on the emulated machine. */
+void litmus_apply_refusals(struct litmus_test *tests, int n, const char *tsv);
+
+/*
+ * herd7's verdicts on the tests beside them (matrix/litmus_truth.c),
+ * for tests without a "Result:" line.
+ */
+#define LITMUS_TRUTH_RECORDS	"herd7-verdicts.tsv"
+
+/*
+ * Each test of @tests without a "Result:" gets herd7's verdict on
+ * @tree's model: herd7 run, where it is installed, or its record beside
+ * the test; ->result_by says which.  Without either, ->result stays NULL.
+ */
+void litmus_truth(struct litmus_test *tests, int n, const char *tree);
+
+/*
+ * kwmatrix litmus --record TREE FILE...: herd7's verdict on each file,
+ * on @tree's model, kept in LITMUS_TRUTH_RECORDS in the file's folder.
+ * 0, 1 if one could not be recorded, 2 on bad input.
+ */
+int litmus_truth_record(const char *tree, char *const *files, int nr_files);
+
 /* The module's C for @tests, in their order (free it). */
 char *litmus_module_source(const struct litmus_test *tests, int n);
 
 /*
  * The tests of @tree (tools/memory-model/litmus-tests/ and
  * Documentation/litmus-tests/) and of @repo/litmus/, or @files if not
- * NULL; sorted by path within each.  -1 with *@error on a file that
- * cannot be read or is malformed.
+ * NULL; sorted by path within each.  A file that cannot be read or is
+ * malformed is one test, named after the file, skipped with the reason:
+ * the others still run.  -1 with *@error only if no test parsed.
  */
 int litmus_collect(const char *tree, const char *repo, char *const *files,
 		   int nr_files, struct litmus_test **tests, int *n, char **error);

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "litmus.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,17 +65,57 @@ static void emit_init(char **out, const struct litmus_test *t, int id)
 			xappendf(out, "\tatomic_set(&kwl_in->%s, %s);\n", v->name, init);
 		else if (!strcmp(v->type, "int *") && !v->init)
 			xappendf(out, "\tWRITE_ONCE(kwl_in->%s, NULL);\n", v->name);
+		else if (!strcmp(v->type, "int *") && *init != '&')
+			/* herd7 takes a number for a pointer: "int *z = 1". */
+			xappendf(out, "\tWRITE_ONCE(kwl_in->%s, (int *)(uintptr_t)%s);\n",
+				 v->name, init);
 		else
 			xappendf(out, "\tWRITE_ONCE(kwl_in->%s, %s);\n", v->name, init);
 	}
 	xappendf(out, "}\n\n");
 }
 
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * @th's body with each use of a dependent register in an expression
+ * (inside parentheses) marked: kwl_dep(r1), which the emulated machine
+ * follows as an address dependency (calibrate/kw_litmus.h).
+ */
+static char *marked_body(const struct litmus_thread *th)
+{
+	char *out = xstrdup("");
+	int depth = 0;
+
+	for (const char *p = th->body; *p; p++) {
+		size_t n = 0;
+		bool dependent = false;
+
+		depth += (*p == '(') - (*p == ')');
+		if (ident_char(*p) && (p == th->body || !ident_char(p[-1])))
+			while (ident_char(p[n]))
+				n++;
+		for (int r = 0; n && r < th->nr_regs; r++)
+			dependent |= th->regs[r].dependent && strlen(th->regs[r].name) == n &&
+				     !strncmp(th->regs[r].name, p, n);
+		if (dependent && depth > 0) {
+			xappendf(&out, "kwl_dep(%.*s)", (int)n, p);
+			p += n - 1;
+		} else {
+			xappendf(&out, "%c", *p);
+		}
+	}
+	return out;
+}
+
 static void emit_thread(char **out, const struct litmus_test *t, int id, int nr,
 			int first_reg)
 {
 	const struct litmus_thread *th = &t->threads[nr];
-	char *params = xstrdup(th->params), *save = NULL;
+	char *params = xstrdup(th->params), *save = NULL, *body;
 
 	xappendf(out, "static void kwl_t%d_p%d(void *kwl_p)\n{\n"
 		 "\tstruct kwl_t%d *kwl_in = kwl_p;\n", id, nr, id);
@@ -89,7 +130,24 @@ static void emit_thread(char **out, const struct litmus_test *t, int id, int nr,
 			 p + strspn(p, " \t\n"), name);
 	}
 	free(params);
-	xappendf(out, "\n\t{\n%s\n", th->body);
+	/* Registers the body uses without declaring them, as herd7 allows. */
+	for (int r = 0; r < th->nr_regs; r++) {
+		const struct litmus_reg *reg = &th->regs[r];
+
+		const char *space = reg->type && reg->type[strlen(reg->type) - 1] == '*' ? "" : " ";
+
+		if (!reg->type)
+			continue;
+		if (reg->pointer && reg->init && *reg->init != '&')
+			xappendf(out, "\t%s%s%s = (%s)(uintptr_t)%s;\n", reg->type, space,
+				 reg->name, reg->type, reg->init);
+		else
+			xappendf(out, "\t%s%s%s = %s;\n", reg->type, space, reg->name,
+				 reg->init ? reg->init : reg->pointer ? "NULL" : "0");
+	}
+	body = marked_body(th);
+	xappendf(out, "\n\t{\n%s\n", body);
+	free(body);
 	for (int r = 0; r < th->nr_regs; r++)
 		xappendf(out, "\tkwl_in->kwl_out[%d] = (long)%s%s;\n", first_reg + r,
 			 th->regs[r].pointer ? "(uintptr_t)" : "", th->regs[r].name);
@@ -132,6 +190,12 @@ static void emit_row(char **out, const struct litmus_test *t, int id)
 
 	xappendf(out, "\t{\n\t\t.name = %s,\n\t\t.shape = %s,\n\t\t.result = %s,\n",
 		 name, shape_string, result);
+	if (t->result_by) {
+		char *by = c_string(t->result_by);
+
+		xappendf(out, "\t\t.result_by = %s,\n", by);
+		free(by);
+	}
 	if (t->skip) {
 		xappendf(out, "\t\t.skip = %s,\n\t},\n", skip);
 		goto out;

@@ -128,10 +128,7 @@ static void checker_close(struct lkmm_checker *c)
 
 void lkmm_test_digest(const char *text, char out[KWM_HASH_HEX])
 {
-	struct kwm_hash *h = hash_new();
-
-	hash_add(h, text, strlen(text));
-	hash_final(h, out);
+	hash_text(text, out);
 }
 
 /*

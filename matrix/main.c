@@ -79,26 +79,34 @@ static void cmd_list(void)
 		       kwm_statuses[s].kcidb, kwm_statuses[s].meaning);
 }
 
-/* Each file of kwmatrix litmus parsed now: a bad one is named before any build. */
+/*
+ * Each file of kwmatrix litmus parsed now: a bad one is named before any
+ * build, and left out (the module skips it, with the same reason); the
+ * run stops only if not one file is a test.
+ */
 static int litmus_files_check(const struct options *o)
 {
+	int parsed = 0;
+
 	for (int i = 0; i < o->litmus_files.n; i++) {
 		char *text = read_file(o->litmus_files.v[i], NULL), *error = NULL;
 		struct litmus_test t = { 0 };
-		int ret = -1;
 
 		if (!text)
-			kwm_error("cannot read %s (fix: name a readable .litmus file)",
-				  o->litmus_files.v[i]);
-		else if (litmus_parse(o->litmus_files.v[i], text, &t, &error))
-			kwm_error("%s", error);
-		else
-			ret = 0;
+			error = xasprintf("cannot read %s (fix: name a readable .litmus file)",
+					  o->litmus_files.v[i]);
+		else if (!litmus_parse(o->litmus_files.v[i], text, &t, &error))
+			parsed++;
+		if (error)
+			kwm_warning("%s; it is skipped, the others run", error);
 		litmus_test_free(&t);
 		free(error);
 		free(text);
-		if (ret)
-			return -1;
+	}
+	if (o->litmus_files.n && !parsed) {
+		kwm_error("not one of the %d files is an LKMM litmus test (fix: name .litmus files in herd7's C dialect)",
+			  o->litmus_files.n);
+		return -1;
 	}
 	return 0;
 }
@@ -143,6 +151,14 @@ int main(int argc, char **argv)
 		ret = cmd_models(argc - 1, argv + 1, cache);
 		free(cache);
 		return ret;
+	}
+	/* kwmatrix litmus --record TREE FILE...: herd7's verdicts kept beside the files. */
+	if (!strcmp(argv[1], "litmus") && argc > 2 && !strcmp(argv[2], "--record")) {
+		if (argc < 5) {
+			kwm_error("litmus --record needs a kernel tree and files (fix: kwmatrix litmus --record ~/.cache/kwmatrix/src/<version>/tree FILE...)");
+			return EXIT_BAD_INPUT;
+		}
+		return litmus_truth_record(argv[3], argv + 4, argc - 4);
 	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "litmus")) {
 		kwm_error("unknown command '%s' (fix: kwmatrix run, litmus, list, merge or models)",

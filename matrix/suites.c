@@ -134,26 +134,52 @@ const struct suite kwm_suites[] = {
 		.by_default = true,
 	},
 /*
+ * The emulated machine as the mutants are hunted on it (steer=1,
+ * calibrate/kw_litmus.h): racing threads, cuts at every barrier's site,
+ * the hunts' windows (EMULATED_WINDOWS below).  Its "Never" tests must
+ * stay Never there too, or a hunt's kill may be an execution the memory
+ * model forbids.
+ */
+#define LITMUS_STEERED							\
+	"kw_litmus.steer=1,kw_litmus.emu_direct=litmus,"		\
+	"kw_litmus.emu_direct_us=2000,kw_litmus.emu_delay_us=50,"	\
+	"kw_litmus.emu_stall_one_in=2,kw_litmus.emu_pause_one_in=16"
+	{
+		.name = "litmus-emu-steered",
+		.kind = SUITE_KTAP,
+		.modules = "emu/kw_litmus",
+		.seconds = 60,
+		.duration_module = "kw_litmus",
+		.own_params = LITMUS_STEERED,
+		.same_everywhere = true,
+		.kernels = "plain",
+		.by_default = true,
+	},
+/*
  * And the test of that test: with a barrier made a no-op, a "Never" test
  * that needs it must show weak outcomes, and the cell catch it.
  */
-#define LITMUS_DETECTOR(barrier, test)					\
+#define LITMUS_DETECTOR(mode, mode_params, barrier, test)		\
 	{								\
-		.name = "detector-litmus-emu-no-" barrier,		\
+		.name = "detector-litmus-emu-" mode "no-" barrier,	\
 		.kind = SUITE_DETECTOR,					\
 		.modules = "emu/kw_litmus",				\
 		.seconds = 60,						\
 		.duration_module = "kw_litmus",				\
 		.must_fire = test,					\
-		.own_params = "kw_litmus.emu_broken=" barrier		\
+		.own_params = mode_params "kw_litmus.emu_broken=" barrier \
 			      ",kw_litmus.only=" test,			\
 		.kernels = "plain",					\
 		.by_default = true,					\
 	}
-	LITMUS_DETECTOR("wmb", "MP+fencewmbonceonce+fencermbonceonce"),
-	LITMUS_DETECTOR("rmb", "MP+fencewmbonceonce+fencermbonceonce"),
-	LITMUS_DETECTOR("mb", "SB+fencembonceonces"),
+	LITMUS_DETECTOR("", "", "wmb", "MP+fencewmbonceonce+fencermbonceonce"),
+	LITMUS_DETECTOR("", "", "rmb", "MP+fencewmbonceonce+fencermbonceonce"),
+	LITMUS_DETECTOR("", "", "mb", "SB+fencembonceonces"),
+	/* And in the hunts' mode: its Never tests can fail there too. */
+	LITMUS_DETECTOR("steered-", LITMUS_STEERED ",", "wmb",
+			"MP+fencewmbonceonce+fencermbonceonce"),
 #undef LITMUS_DETECTOR
+#undef LITMUS_STEERED
 	{
 		.name = "torture",
 		.kind = SUITE_KTAP,
@@ -269,7 +295,7 @@ const struct suite kwm_suites[] = {
 		.calibrated_by = "calibrate-emu",			\
 		.emulated = true,					\
 		/* Its kills stand only on a machine the litmus tests passed. */ \
-		.validated_by = "litmus-emu",				\
+		.validated_by = "litmus-emu,litmus-emu-steered",	\
 		.params = EMULATED_WINDOWS,				\
 		.hunt_seconds = EMULATED_HUNT_SECONDS,		\
 		.own_params = "kw_worker_emu.emu_direct=" tag hunt_past, \

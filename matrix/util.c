@@ -35,6 +35,15 @@ void kwm_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void kwm_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message("kwmatrix: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void kwm_print_guarded(FILE *out, const char *text)
 {
 	if (print_guard)

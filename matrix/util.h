@@ -14,6 +14,8 @@
 #include <sys/types.h>
 
 void kwm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line on stderr: something is left out, and the rest goes on. */
+void kwm_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kwm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Called with true before and false after each message: lets a live

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "variants.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -766,7 +767,7 @@ static int stage_calibration(struct build *b, struct strlist *stale,
 	return ret;
 }
 
-char *litmus_source(const struct build_env *env, char **error)
+char *litmus_source(const struct build_env *env, const char *refused, char **error)
 {
 	const struct strlist *files = env->litmus_files;
 	struct litmus_test *tests;
@@ -776,6 +777,9 @@ char *litmus_source(const struct build_env *env, char **error)
 	if (!litmus_collect(env->src->tree, env->repo,
 			    files && files->n ? files->v : NULL,
 			    files ? files->n : 0, &tests, &n, &why)) {
+		litmus_truth(tests, n, env->src->tree);
+		if (refused)
+			litmus_apply_refusals(tests, n, refused);
 		source = litmus_module_source(tests, n);
 		litmus_tests_free(tests, n);
 	}
@@ -786,6 +790,90 @@ char *litmus_source(const struct build_env *env, char **error)
 	return source;
 }
 
+/*
+ * The tests of this build whose C did not compile (LITMUS_REFUSED), if
+ * the record was made from @source and the harness as they are now; a
+ * new record (its key line alone) if not.
+ */
+#define LITMUS_REFUSED		"litmus-refused.tsv"
+#define LITMUS_REFUSED_KEY	"# made from %s\n"
+
+static char *litmus_refused(const struct build *b, const struct build_env *env,
+			    const char *source)
+{
+	static const char *const harness[] = { LITMUS_HARNESS, EMULATION_HEADER };
+	char *path = xasprintf("%s/kwm/" LITMUS_REFUSED, b->dir);
+	char *record = read_file(path, NULL), *key_line;
+	struct kwm_hash *h = hash_new();
+	char key[KWM_HASH_HEX];
+
+	hash_add_str(h, source);
+	for (size_t i = 0; i < sizeof(harness) / sizeof(*harness); i++) {
+		char *header = xasprintf("%s/calibrate/%s", env->repo, harness[i]);
+
+		hash_add_file(h, header);
+		free(header);
+	}
+	hash_final(h, key);
+	key_line = xasprintf(LITMUS_REFUSED_KEY, key);
+	if (!record || strncmp(record, key_line, strlen(key_line))) {
+		free(record);
+		record = key_line;
+	} else {
+		free(key_line);
+	}
+	free(path);
+	return record;
+}
+
+/*
+ * After a make that failed: the litmus tests its errors are in, added to
+ * the build's record of refused tests.  How many were added: none means
+ * the failure is not a litmus test's.
+ */
+static int litmus_refuse(const struct build *b, const struct build_env *env)
+{
+	char *unrefused = litmus_source(env, NULL, NULL);
+	char *record = unrefused ? litmus_refused(b, env, unrefused) : NULL;
+	char *native_path = xasprintf("%s/kwm/litmus/%s.c", b->dir, LITMUS_MODULE);
+	char *emulated_path = xasprintf("%s/kwm/litmus-emu/%s.c", b->dir, LITMUS_MODULE);
+	char *native = read_file(native_path, NULL), *emulated = read_file(emulated_path, NULL);
+	char *pattern = xasprintf("%s/kwm/groups/*/build.log", b->dir), *log = xstrdup("");
+	const struct strlist *files = env->litmus_files;
+	struct litmus_test *tests = NULL;
+	char *why = NULL, *path;
+	int n = 0, added = 0;
+	glob_t g;
+
+	if (!glob(pattern, 0, NULL, &g))
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char *text = read_file(g.gl_pathv[i], NULL);
+
+			xappendf(&log, "%s", text ? text : "");
+			free(text);
+		}
+	globfree(&g);
+	if (record && !litmus_collect(env->src->tree, env->repo,
+				      files && files->n ? files->v : NULL,
+				      files ? files->n : 0, &tests, &n, &why))
+		added = litmus_refusals_from_log(log, native, emulated, tests, n, &record);
+	path = xasprintf("%s/kwm/" LITMUS_REFUSED, b->dir);
+	if (added && write_file_atomic(path, record, strlen(record)))
+		added = 0;
+	free(path);
+	litmus_tests_free(tests, n);
+	free(why);
+	free(log);
+	free(pattern);
+	free(native);
+	free(emulated);
+	free(native_path);
+	free(emulated_path);
+	free(record);
+	free(unrefused);
+	return added;
+}
+
 /* The litmus tests, natively in kwm/litmus and under emulation in kwm/litmus-emu. */
 static int stage_litmus(struct build *b, struct strlist *stale,
 			const struct build_env *env)
@@ -793,7 +881,9 @@ static int stage_litmus(struct build *b, struct strlist *stale,
 	static const char *const headers[] = { EMULATION_HEADER, LITMUS_HARNESS, NULL };
 	char *native = xasprintf("%s/kwm/litmus", b->dir);
 	char *emulated = xasprintf("%s/kwm/litmus-emu", b->dir);
-	char *why = NULL, *text = litmus_source(env, &why);
+	char *why = NULL, *unrefused = litmus_source(env, NULL, &why);
+	char *refused = unrefused ? litmus_refused(b, env, unrefused) : NULL;
+	char *text = refused ? litmus_source(env, refused, NULL) : NULL;
 	bool changed = false;
 	int ret = -1;
 
@@ -812,6 +902,8 @@ static int stage_litmus(struct build *b, struct strlist *stale,
 		strlist_add(stale, native);
 	free(why);
 	free(text);
+	free(refused);
+	free(unrefused);
 	free(emulated);
 	free(native);
 	return ret;
@@ -870,20 +962,33 @@ int variants_build(struct build *b, const struct build_env *env)
 				     b->name, b->log);
 		goto out;
 	}
-	if (stage_module(b, &stale, seed_dir, SUBJECT_MODULE, seed)) {
-		b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
-				     b->name, root);
-		goto out;
+	for (;;) {
+		if (stage_module(b, &stale, seed_dir, SUBJECT_MODULE, seed)) {
+			b->error = xasprintf("%s: cannot write module sources under %s (fix: check free space)",
+					     b->name, root);
+			goto out;
+		}
+		/* Each stage sets b->error when it fails. */
+		if (variants_stage_mutants(b, &stale, root, subject, seed) ||
+		    stage_emulated_tortures(b, &stale, env, subject, seed) ||
+		    stage_calibration(b, &stale, env) ||
+		    stage_litmus(b, &stale, env))
+			goto out;
+		keep_loaded(b, &stale);
+		ret = make_modules(b, &stale);
+		/*
+		 * A litmus test whose C does not compile is left out, with
+		 * why, and the rest built again; each round leaves out one
+		 * more at least.
+		 */
+		if (!ret || !litmus_refuse(b, env))
+			break;
+		free(b->error);
+		free(b->excerpt);
+		b->error = NULL;
+		b->excerpt = NULL;
+		strlist_free(&stale);
 	}
-
-	/* Each stage sets b->error when it fails. */
-	if (variants_stage_mutants(b, &stale, root, subject, seed) ||
-	    stage_emulated_tortures(b, &stale, env, subject, seed) ||
-	    stage_calibration(b, &stale, env) ||
-	    stage_litmus(b, &stale, env))
-		goto out;
-	keep_loaded(b, &stale);
-	ret = make_modules(b, &stale);
 	if (!ret)
 		ret = check_emulated_callees(b, env);
 out:

@@ -83,10 +83,11 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 
 /*
  * The litmus module's C for @env (its files, or its tree's and the
- * repository's tests): NULL with *@error set (if not NULL) on a file
- * that cannot be read or parsed.
+ * repository's tests), without the tests @refused names (a build's
+ * record of tests whose C did not compile; NULL: none): NULL with
+ * *@error set (if not NULL) if not one file is a test.
  */
-char *litmus_source(const struct build_env *env, char **error);
+char *litmus_source(const struct build_env *env, const char *refused, char **error);
 /* The weakly ordered machine in software that emu/ modules are built with. */
 #define EMULATION_HEADER	"kw_emu.h"
 

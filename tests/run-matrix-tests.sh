@@ -127,131 +127,10 @@ fi
 rm -f "$work/err"
 
 # cells_green JSON: every cell has the status it must have, and a reason
-# that says why: a green status with the wrong reason is a wrong verdict.
+# that says why: a green status with the wrong reason is a wrong verdict
+# (tests/expect-matrix.py).
 cells_green() {
-	python3 - "$1" <<'PY'
-import json, re, sys
-m = json.load(open(sys.argv[1]))
-# suite (regex) -> [(status, reason regex, None for no reason)], by kernel.
-PLAIN_MUTANT = [("KILLED", r"^\w+: \d+ violations"),
-                ("UNOBSERVABLE", r"^calibration saw \S+ 0 times in \d+ runs here")]
-# SB shapes show, rarely, under TCG: a survivor there must say how rare,
-# and a torture too short to expect one weak outcome could not fail.
-SB_MUTANT = PLAIN_MUTANT + [("SURVIVED", r"yet calibration saw SB\S+ here: \d+ weak .* one weak outcome takes about"),
-                            ("UNOBSERVABLE", r"^calibration saw SB\S+ here, but rarely: \d+ weak in \d+ runs .* would meet [\d.]+ weak outcomes, fewer than the 3 .* so this run could not be expected to fail")]
-ORACLE_MUTANT = [("KILLED", r"^(KCSAN|KASAN): |^\w+: \d+ violations"),
-                 ("UNOBSERVABLE", r"^KCSAN reported nothing and no check fired")]
-RUNS_CLEAN = [("PASS", None), ("PASS", r"in the rest of the kernel")]
-# Where herd7 checked the path models (README, "Barrier verdicts"), the
-# barriers they show covered have COVERED mutants and REDUNDANT verdicts;
-# where it did not, a header is a claim: platform statuses, NOT DECIDED.
-COVERED = [("COVERED", r"^nothing can kill it anywhere: the memory model of the (seed|series) without [\w-]+ says Never, covered by ")]
-# On the emulated machine: a needed barrier's mutant is KILLED (the
-# issue's bar); a covered one's gets through: COVERED on herd7's word,
-# UNCHECKED where only the header says so (herd7 not installed).
-# Steered (emu_direct=), every needed barrier's mutant is killed: no
-# SURVIVED is accepted.
-EMU_KILLED = [("KILLED", r"^\w+: \d+ violations")]
-EMU_COVERED = COVERED + [("UNCHECKED", r"^no check caught it on the emulated machine in seconds=\d+ .*; only the memory model's header says the (seed|series) without [\w-]+ is Never \(expected, unchecked: herd7 not installed[^)]*\), covered by .*\(fix: build herd7")]
-REDUNDANT = {"seed": {"flush-b0"}, "series": {"worker-b0", "flush-b0"}}
-SB_BARRIERS = {"worker-b1", "flush-b0"}
-verdicts = {(v["version"], v["barrier"]): v for v in m["barriers"]}
-# Whether herd7 judges the models here, decided from the repository's
-# data, never from the driver's output: herd7 on PATH, or a record of
-# herd7's for each of the version's path models, whole, on the tree's
-# memory model (litmus/herd7-verdicts.tsv: sha256 of the test, then of
-# each .cat/.bell/.def/.cfg file, its length first as 8 bytes).  A driver
-# that ignored the records would print NOT DECIDED where this expects
-# REDUNDANT.
-import glob, hashlib, os, shutil, struct
-cache = os.environ.get("KWMATRIX_CACHE") or os.path.expanduser("~/.cache/kwmatrix")
-def sha256(path, framed=False):
-    data = open(path, "rb").read()
-    return hashlib.sha256((struct.pack("<Q", len(data)) if framed else b"") + data).hexdigest()
-def model_digest(source_version):
-    mm = f"{cache}/src/{source_version}/tree/tools/memory-model"
-    names = sorted(n for n in os.listdir(mm) if n.endswith((".cat", ".bell", ".def", ".cfg")))
-    return ",".join(f"{n}={sha256(os.path.join(mm, n), True)}" for n in names)
-recorded = {tuple(line.split("\t")[:2]) for line in open("litmus/herd7-verdicts.tsv")
-            if line.strip() and not line.startswith("#")}
-source_version = m["targets"][0]["source_version"]
-def herd7_checked(key):
-    models = glob.glob(f"litmus/path-{key[0]}.litmus") + glob.glob(f"litmus/path-{key[0]}+*.litmus")
-    return shutil.which("herd7") is not None or (bool(models) and all(
-        (sha256(path), model_digest(source_version)) in recorded for path in models))
-REPEATED = r"hunted -d on \S+, repeated \d+ s here: the emulated machine is the same software on every target$"
-EXPECT = {
-    "kunit": RUNS_CLEAN,
-    "build": [("PASS", None)],
-    "sparse": [("PASS", None), ("UNOBSERVABLE", r"^sparse could not check the series here, for a reason outside it")],
-    "checkpatch": [("PASS", r"^5 patches clean$")],
-    "calibrate": [("PASS", None)],
-    # A later column repeats the emulated machine's tests another hunted.
-    "calibrate-emu": [("PASS", None), ("PASS", "^" + REPEATED)],
-    "detector-emu-no-wmb": [("KILLED", r"^MP\+wmb\+rmb: \d+ forbidden weak outcomes")],
-    "detector-calibrate-stuck": [("KILLED", r"^SB: stuck: side 0 waited 1 s for the other at the meeting between rounds, and both stopped")],
-    "detector-emu-uncovered-worker-b0": [("KILLED", r"^visibility: ")],
-    # Which Never tests could fail: those whose shape's Sometimes test showed.
-    "litmus": [("PASS", r"^\d+ of \d+ Never tests could fail here"),
-               ("UNOBSERVABLE", r"^none of its \d+ Never tests could fail here")],
-    "litmus-emu": [("PASS", r"^\d+ of \d+ Never tests could fail here")],
-    "detector-litmus-emu-no-wmb": [("KILLED", r"^MP\+fencewmbonceonce\+fencermbonceonce: Never, yet \d+ weak outcomes")],
-    "detector-litmus-emu-no-rmb": [("KILLED", r"^MP\+fencewmbonceonce\+fencermbonceonce: Never, yet \d+ weak outcomes")],
-    "detector-litmus-emu-no-mb": [("KILLED", r"^SB\+fencembonceonces: Never, yet \d+ weak outcomes")],
-    "torture": RUNS_CLEAN,
-    "torture-emu": RUNS_CLEAN + [("PASS", "^" + REPEATED)],
-    "torture-free": RUNS_CLEAN,
-    "torture-free-wide": RUNS_CLEAN,
-    "torture-seed": [("XFAIL", r"^known finding reproduced: completion: \d+ violations")],
-    "torture-free-seed": [("KILLED", r"^KASAN: use-after-free")],
-    "detector-no-wakeup": [("KILLED", r"^liveness: ")],
-    "detector-early-done": [("KILLED", r"^completion: ")],
-    "detector-early-wake": [("KILLED", r"^visibility: ")],
-    "detector-stays-pending": [("KILLED", r"^requeue: ")],
-    "detector-plain-done-seq": [("KILLED", r"^KCSAN: data-race in .*kw_worker")],
-}
-ok = m["complete"]
-for t in m["targets"]:
-    for c in t["cells"]:
-        suite, reason = c["suite"], c["reason"]
-        if t["unavailable"]:
-            want = [("UNOBSERVABLE", "^" + re.escape(t["unavailable"]) + "$")]
-        elif c["kind"] == "mutant" and c["emulated"]:
-            version, barrier = c["subject"], c["barrier"]
-            want = (COVERED if herd7_checked((version, barrier)) else EMU_COVERED) \
-                   if barrier in REDUNDANT[version] else EMU_KILLED
-        elif c["kind"] == "mutant" and herd7_checked((c["subject"], c["barrier"])) and \
-             c["barrier"] in REDUNDANT[c["subject"]]:
-            want = COVERED
-        elif c["kind"] == "mutant":
-            want = ORACLE_MUTANT if t["kernel"] != "plain" else \
-                   SB_MUTANT if c["barrier"] in SB_BARRIERS else PLAIN_MUTANT
-        else:
-            want = EXPECT.get(suite, [])
-        if not any(c["status"] == s and (r is None and reason is None or
-                                         r is not None and reason and re.search(r, reason))
-                   for s, r in want):
-            print(f"     {t['column']}/{suite}: {c['status']}: {reason} (expected one of {want})")
-            ok = False
-emulated = any(c["kind"] == "mutant" and c["emulated"] for t in m["targets"] for c in t["cells"])
-if len(verdicts) != 8:
-    print(f"     {len(verdicts)} barrier verdicts, not 4 barriers of 2 versions")
-    ok = False
-for (version, barrier), v in sorted(verdicts.items()):
-    if barrier in REDUNDANT[version] and herd7_checked((version, barrier)):
-        want = [("REDUNDANT", r"^covered by .*; (no oracle killed the mutant|no mutant of it ran here)$")]
-    elif barrier in REDUNDANT[version]:
-        want = [("NOT DECIDED", r"fix: build herd7")]
-    elif emulated:
-        want = [("NECESSARY", r"^mutant-\S+ on \S+: \w+: \d+ violations")]
-    else:
-        # No emulated mutant in this run (the oracle kernels): no kill.
-        want = [("NOT DECIDED", r"(no mutant of the \w+ without [\w-]+ ran|not killed in \d+ cells?:)")]
-    if not any(v["verdict"] == s and re.search(r, v["evidence"]) for s, r in want):
-        print(f"     verdict {version}/{barrier}: {v['verdict']}: {v['evidence']} (expected one of {want})")
-        ok = False
-sys.exit(0 if ok else 1)
-PY
+	python3 tests/expect-matrix.py "$1"
 }
 
 # html_cells_match DIR: Chromium's DOM of DIR/index.html has, for every
@@ -281,6 +160,47 @@ sys.exit(0 if want and shown == want else 1)
 PY
 }
 
+# driver_green RC JSON: the driver exited 0 and every cell is as expected.
+driver_green() {
+	[ "$1" = 0 ] && [ -n "$2" ] && cells_green "$2"
+}
+
+# expectations_catch_breaks JSON: the expectations can fail.  Each break
+# of what they guard, made in a copy of a green run's matrix.json, turns
+# them red: a driver that leaks at exit (86), a calibration read as 0, a
+# driver that ignores herd7's records, an empty litmus row.
+expectations_catch_breaks() {
+	caught=0
+	driver_green 86 "$1" || caught=$((caught + 1))
+	for brk in calibration-zero records-ignored empty-litmus; do
+		python3 - "$1" "$work/broken.json" "$brk" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+brk = sys.argv[3]
+for t in m["targets"]:
+    if brk == "calibration-zero":
+        for r in t["calibration"] or []:
+            r["weak"], r["per_million"] = 0, 0.0
+    elif brk == "empty-litmus":
+        t["litmus"] = []
+    for c in t["cells"]:
+        if brk == "records-ignored" and c["status"] == "COVERED":
+            c["status"] = "UNCHECKED"
+            c["reason"] = c["reason"].replace("nothing can kill it anywhere", "only the header says")
+for v in m["barriers"]:
+    if brk == "records-ignored" and v["verdict"] == "REDUNDANT":
+        v["verdict"], v["evidence"] = "NOT DECIDED", "unchecked (fix: build herd7)"
+json.dump(m, open(sys.argv[2], "w"))
+PY
+		if cells_green "$work/broken.json" >"$work/broken.out"; then
+			echo "     the expectations missed the break $brk"
+		else
+			caught=$((caught + 1))
+		fi
+	done
+	[ "$caught" -eq 4 ]
+}
+
 # real_matrix NAME ARGS...: a real run, every cell as expected.
 real_matrix() {
 	name=$1
@@ -294,7 +214,7 @@ real_matrix() {
 		tee "$work/matrix.out"
 	rc=$(cat "$work/matrix.rc")
 	json=$(ls "$work"/matrix/*/matrix.json 2>/dev/null | head -1)
-	if [ "$rc" = 0 ] && [ -n "$json" ] && cells_green "$json"; then
+	if driver_green "$rc" "$json"; then
 		ok "matrix, $name: every cell as expected, exit 0"
 	else
 		bad "matrix, $name: every cell as expected, exit 0 (exit $rc; see $json)"
@@ -334,6 +254,11 @@ PY
 
 # The plain kernels of every target; the oracles on one (all nightly).
 real_matrix "every target" -k plain
+if expectations_catch_breaks "$(ls "$work"/matrix/*/matrix.json | head -1)"; then
+	ok "expectations: a leak at exit, a calibration read as 0, ignored records and an empty litmus row each turn them red"
+else
+	bad "expectations: a leak at exit, a calibration read as 0, ignored records and an empty litmus row each turn them red"
+fi
 if litmus_bars "$(ls "$work"/matrix/*/matrix.json | head -1)"; then
 	ok "litmus: 30 or more of the kernel's tests on every target, natively and emulated, none forbidden seen"
 else

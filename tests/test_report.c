@@ -704,34 +704,44 @@ static void emulated_survivor_on_an_unchecked_header(void **state)
 
 /*
  * A kill on the emulated machine stands only where the machine passed the
- * memory model's own litmus tests: where a Never test showed a weak
- * outcome, the kill is UNDECIDED and says why, and with the litmus
- * tests passed it is KILLED.
+ * memory model's own litmus tests, as it runs them and as the hunts run
+ * (litmus-emu-steered): where a Never test showed a weak outcome in
+ * either, the kill is UNDECIDED and says why, and with both passed it
+ * is KILLED.
  */
 static void kills_need_a_validated_machine(void **state)
 {
-	static const char *const v[] = { "litmus-emu", "mutant-emu-worker-b1" };
+	static const char *const v[] = { "litmus-emu", "litmus-emu-steered", "mutant-emu-worker-b1" };
 	static const char *const mutant =
 		"# kwm-suite: mutant-emu-worker-b1\n    not ok 1 liveness # 1 violations\n"
 		"not ok 1 kw_worker_torture\n# kwm-suite-end: mutant-emu-worker-b1\n# kwm-done\n";
-	static const char *const litmus[] = {
-		"    not ok 1 SB+fencembonceonces # Never, yet 3 weak outcomes in 512 runs (emulated)\nnot ok 1 kw_litmus\n",
-		"    ok 1 SB+fencembonceonces # Never: 0 weak in 512 runs (emulated)\nok 1 kw_litmus\n",
+	static const char *const failed =
+		"    not ok 1 SB+fencembonceonces # Never, yet 3 weak outcomes in 512 runs (emulated)\nnot ok 1 kw_litmus\n";
+	static const char *const passed =
+		"    ok 1 SB+fencembonceonces # Never: 0 weak in 512 runs (emulated)\nok 1 kw_litmus\n";
+	static const struct {
+		const char *litmus, *steered;
+		enum cell_status want;
+		const char *why;
+	} cases[] = {
+		{ failed, passed, CELL_UNDECIDED, "failed its validation: litmus-emu is FAIL" },
+		{ passed, failed, CELL_UNDECIDED, "failed its validation: litmus-emu-steered is FAIL" },
+		{ passed, passed, CELL_KILLED, NULL },
 	};
-	static const enum cell_status want[] = { CELL_UNDECIDED, CELL_KILLED };
 
 	(void)state;
-	for (int i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		char *log = xasprintf("# kwm: init started\n# kwm-suite: litmus-emu\n%s"
-				      "# kwm-suite-end: litmus-emu\n%s", litmus[i], mutant);
+				      "# kwm-suite-end: litmus-emu\n# kwm-suite: litmus-emu-steered\n%s"
+				      "# kwm-suite-end: litmus-emu-steered\n%s",
+				      cases[i].litmus, cases[i].steered, mutant);
 		struct target_result tr;
 		struct run run;
 
-		judge_log(&run, &tr, log, v, 2);
-		assert_int_equal(tr.console.suites[1].status, want[i]);
-		if (want[i] == CELL_UNDECIDED)
-			assert_non_null(strstr(tr.console.suites[1].reason,
-						"failed its validation: litmus-emu is FAIL"));
+		judge_log(&run, &tr, log, v, 3);
+		assert_int_equal(tr.console.suites[2].status, cases[i].want);
+		if (cases[i].why)
+			assert_non_null(strstr(tr.console.suites[2].reason, cases[i].why));
 		free_run(&run, &tr);
 		free(log);
 	}
