@@ -420,6 +420,14 @@ out_layer:
 	return ret;
 }
 
+/* Named by only=, or every test; steered, only the "Never" ones. */
+static bool kwl_chosen(const struct kwl_test *t)
+{
+	if (*only)
+		return !strcmp(only, t->name);
+	return !kwl_steer || !strcmp(t->result, "Never");
+}
+
 /*
  * Whether "Never" test @t can fail here: some "Sometimes" test of its
  * shape showed its weak outcome (@weak_of, the figures so far), or none
@@ -433,8 +441,9 @@ static bool kwl_can_fail(const struct kwl_test *tests, int n, const struct kwl_t
 	bool has_sibling = false;
 
 	for (int i = 0; i < n; i++) {
-		if (tests[i].skip || strcmp(tests[i].result, "Sometimes") ||
-		    strcmp(tests[i].shape, t->shape))
+		/* A sibling that did not run here (steered: none do) says nothing. */
+		if (tests[i].skip || !kwl_chosen(&tests[i]) ||
+		    strcmp(tests[i].result, "Sometimes") || strcmp(tests[i].shape, t->shape))
 			continue;
 		if (weak_of[i])
 			return true;
@@ -491,14 +500,6 @@ static int kwl_run_one(const struct kwl_test *t, int nr, bool brief)
 		t->result_by ? t->result_by : "", t->result_by ? ")" : "",
 		kwl.weak, kwl.runs, KWL_MODE_TEXT, brief ? KWL_BRIEF : "");
 	return 0;
-}
-
-/* Named by only=, or every test; steered, only the "Never" ones. */
-static bool kwl_chosen(const struct kwl_test *t)
-{
-	if (*only)
-		return !strcmp(only, t->name);
-	return !kwl_steer || !strcmp(t->result, "Never");
 }
 
 /*
