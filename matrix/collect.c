@@ -16,6 +16,7 @@
 #include "suites.h"
 #include "subject.h"
 #include "util.h"
+#include "variants.h"
 #include "fs.h"
 
 /*
@@ -111,14 +112,49 @@ void collect_run(struct run *run)
 		collect_models(run);
 }
 
+/*
+ * The subject's code as version @version of this run has it, or NULL
+ * with *@why: the series' in the patched tree, the seed's as one of the
+ * run's builds staged it (kwm/variants/seed/).
+ */
+static char *version_code(const struct run *run, const char *version, char **why)
+{
+	char *code = NULL;
+
+	if (strcmp(version, "seed")) {
+		char *path = xasprintf("%s/%s", run->tree, SUBJECT_FILE);
+
+		code = run->tree ? read_file(path, NULL) : NULL;
+		free(path);
+	}
+	for (int t = 0; !code && !strcmp(version, "seed") && t < run->nr_targets; t++) {
+		const struct build *b = &run->targets[t].build;
+		char *path = b->dir ? xasprintf("%s/kwm/" VARIANTS_FOLDER "/seed/%s.c", b->dir,
+					       SUBJECT_MODULE) : NULL;
+
+		code = path ? read_file(path, NULL) : NULL;
+		free(path);
+	}
+	if (!code)
+		*why = xasprintf("the %s's code was not built here: no code to check its model against, so no verdict rests on the model",
+				 version);
+	return code;
+}
+
 void collect_models(struct run *run)
 {
 	if (!run->repo)
 		return;
 	run->models = xcalloc(kwm_nr_subject_versions, sizeof(*run->models));
-	for (int v = 0; v < kwm_nr_subject_versions; v++)
+	for (int v = 0; v < kwm_nr_subject_versions; v++) {
+		char *no_code = NULL, *code = version_code(run, kwm_subject_versions[v], &no_code);
+
 		lkmm_model_judge(run->repo, run->tree, run->cache,
 				 kwm_subject_versions[v], &run->models[v]);
+		lkmm_model_check_code(&run->models[v], code, no_code);
+		free(code);
+		free(no_code);
+	}
 	for (int t = 0; t < run->nr_targets; t++)
 		run->targets[t].models = run->models;
 }

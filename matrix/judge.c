@@ -437,6 +437,13 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		free(note);
 		return;
 	}
+	/* The model that would say whether anything can kill it is not of this code. */
+	if (covered && covered->stale) {
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("no check caught it, and the memory model's word on it does not hold: %s",
+				   covered->stale));
+		return;
+	}
 	if (suite->emulated) {
 		judge_emulated_survivor(run, tr, s, suite);
 		return;

@@ -3,12 +3,14 @@
 #include "lkmm.h"
 #include "litmus.h"
 
+#include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "code.h"
 #include "hash.h"
 #include "herd7.h"
 #include "util.h"
@@ -365,6 +367,62 @@ void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 	free(others);
 }
 
+/*
+ * Why @text (caller @name's model) does not describe @code, or NULL: each
+ * "NAME() DIGEST" of its "Code:" line against the function's text there.
+ */
+static char *code_mismatch(const char *text, const char *name, const char *code)
+{
+	char *line = header_paragraph(text, "Code: "), *why = NULL;
+	int named = 0;
+
+	for (const char *p = line ? strstr(line, "() ") : NULL; p && !why; p = strstr(p + 3, "() ")) {
+		const char *fn = p;
+		char want[CODE_DIGEST_HEX] = "", now[CODE_DIGEST_HEX];
+		char *function;
+
+		while (fn > line && (isalnum((unsigned char)fn[-1]) || fn[-1] == '_'))
+			fn--;
+		function = strndup(fn, p - fn);
+		sscanf(p + 3, "%12[0-9a-f]", want);
+		named++;
+		if (code_function_digest(code, function, now))
+			why = xasprintf("the model %s describes %s(), which the code does not define",
+					name, function);
+		else if (strcmp(want, now))
+			why = xasprintf("the model %s describes %s() as it was (%s); the code changed (now %s): its verdicts do not hold for this code (fix: bring the model to the code, check it with herd7, and give its Code: line the new digest)",
+					name, function, *want ? want : "no digest", now);
+		free(function);
+	}
+	if (!why && !named)
+		why = xasprintf("the model %s names no code it describes (fix: a \"Code:\" line with each function it models and its digest)",
+				name);
+	free(line);
+	return why;
+}
+
+void lkmm_model_check_code(struct lkmm_model *m, const char *code,
+			   const char *no_code)
+{
+	char *why = NULL;
+
+	for (int i = 0; i < m->nr_callers && !why && m->caller[i].path; i++) {
+		const char *path = m->caller[i].path;
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		char *text = read_file(path, NULL);
+		char *name = strndup(base, strcspn(base, "."));
+
+		why = code ? code_mismatch(text, name, code) : xstrdup(no_code);
+		free(name);
+		free(text);
+	}
+	for (int i = 0; why && i < m->nr_callers; i++)
+		for (int b = 0; m->caller[i].barriers && b < kwm_nr_barrier_tags; b++)
+			if (!m->caller[i].barriers[b].stale)
+				m->caller[i].barriers[b].stale = xstrdup(why);
+	free(why);
+}
+
 const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
 				     const char *version, const char *tag)
 {
@@ -390,7 +448,7 @@ static bool says(const struct lkmm_outcome *o, const char *verdict)
 
 bool lkmm_barrier_covered(const struct lkmm_barrier *b)
 {
-	return b && !b->error && b->covered_by && says(&b->without, "Never") &&
+	return b && !b->error && !b->stale && b->covered_by && says(&b->without, "Never") &&
 	       says(&b->uncovered, "Sometimes");
 }
 
@@ -402,7 +460,7 @@ static bool claims(const struct lkmm_outcome *o, const char *verdict)
 
 bool lkmm_barrier_claims_cover(const struct lkmm_barrier *b)
 {
-	return b && !b->error && b->covered_by && claims(&b->without, "Never") &&
+	return b && !b->error && !b->stale && b->covered_by && claims(&b->without, "Never") &&
 	       claims(&b->uncovered, "Sometimes");
 }
 
@@ -425,6 +483,7 @@ void lkmm_model_free(struct lkmm_model *m)
 
 		for (int b = 0; c->barriers && b < kwm_nr_barrier_tags; b++) {
 			free(c->barriers[b].error);
+			free(c->barriers[b].stale);
 			outcome_free(&c->barriers[b].without);
 			free(c->barriers[b].covered_by);
 			outcome_free(&c->barriers[b].uncovered);

@@ -43,6 +43,12 @@ struct lkmm_barrier {
 	struct lkmm_outcome without;	/* the barrier deleted */
 	char *covered_by;		/* the "covers <tag>:" primitive, or NULL */
 	struct lkmm_outcome uncovered;	/* and the covering lines deleted */
+	/*
+	 * Why the model does not describe the version's code as it is (a
+	 * function its "Code:" line names changed, or no code to check it
+	 * against), or NULL: then no verdict rests on the model.
+	 */
+	char *stale;
 };
 
 /* One caller's model: whole, and without each of kwm_barrier_tags. */
@@ -91,6 +97,15 @@ char *litmus_uncover(const char *text, const char *tag, char **what);
 void lkmm_model_judge(const char *repo, const char *tree, const char *cache,
 		      const char *version, struct lkmm_model *out);
 void lkmm_model_free(struct lkmm_model *m);
+
+/*
+ * Each caller's model of @m holds for the version's code @code (its
+ * subject file's text) only if every function its "Code:" line names
+ * has there the digest the line gives (code.h); else, or with no @code
+ * (@no_code says why), every barrier of @m is ->stale.
+ */
+void lkmm_model_check_code(struct lkmm_model *m, const char *code,
+			   const char *no_code);
 
 /* Barrier @tag of @version among kwm_subject_versions' @models, or NULL. */
 const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,

@@ -175,6 +175,22 @@ static void decide_unchecked(const struct mutant_seen *seen, int n,
 	free(why);
 }
 
+/*
+ * The model does not describe this code: a kill still shows the barrier
+ * needed (an execution the code has), but nothing the model says counts.
+ */
+static void decide_stale(const struct lkmm_barrier *model,
+			 const struct mutant_seen *seen, int n,
+			 struct barrier_verdict *out)
+{
+	const struct mutant_seen *killed = first_with(seen, n, CELL_KILLED);
+
+	if (killed)
+		decide(out, VERDICT_NECESSARY, cell_evidence(killed));
+	else
+		decide(out, VERDICT_NOT_DECIDED, xstrdup(model->stale));
+}
+
 void verdict_decide(const struct lkmm_barrier *model,
 		    const struct mutant_seen *seen, int nr_seen,
 		    struct barrier_verdict *out)
@@ -182,12 +198,15 @@ void verdict_decide(const struct lkmm_barrier *model,
 	const char *without = lkmm_outcome_verdict(&model->without);
 
 	out->model = model->error ? xstrdup(model->error) :
+		     model->stale ? xstrdup(model->stale) :
 		     lkmm_outcome_describe(&model->without);
 	/* Which caller's model decides, where a version has several. */
-	if (!model->error && model->without.name)
+	if (!model->error && !model->stale && model->without.name)
 		xappendf(&out->model, " [%s]", model->without.name);
 	if (model->error)
 		decide(out, VERDICT_NOT_DECIDED, xstrdup(model->error));
+	else if (model->stale)
+		decide_stale(model, seen, nr_seen, out);
 	else if (model->without.seen && model->without.expected &&
 		 strcmp(model->without.seen, model->without.expected))
 		decide(out, VERDICT_CONTRADICTION,

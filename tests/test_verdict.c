@@ -308,17 +308,48 @@ static void the_caller_needing_a_barrier_decides(void **state)
 	teardown(NULL);
 }
 
-/* The seed's verdict on flush-b0, judged from @repo against @tree's model. */
-static struct barrier_verdict seed_flush_b0(const char *repo, const char *tree)
+/*
+ * The seed's verdict on flush-b0, judged from @repo against @tree's
+ * model, for the seed's code @code (NULL: not checked against code).
+ */
+static struct barrier_verdict seed_flush_b0_of(const char *repo, const char *tree,
+					       const char *code, bool check)
 {
 	struct barrier_verdict v = { .version = "seed", .barrier = "flush-b0" };
 	struct lkmm_model m;
 
 	lkmm_model_judge(repo, tree, dir, "seed", &m);
 	assert_null(m.error);
+	if (check)
+		lkmm_model_check_code(&m, code, "the seed's code was not built here");
 	verdict_decide(m.barriers[2], NULL, 0, &v);
 	lkmm_model_free(&m);
 	return v;
+}
+
+static struct barrier_verdict seed_flush_b0(const char *repo, const char *tree)
+{
+	return seed_flush_b0_of(repo, tree, NULL, false);
+}
+
+/* The seed's lib/kw_worker.c: patch 1's new file, as the seed has it. */
+static char *seed_code(void)
+{
+	char *patch = read_file("patch/0001-kthread-implement-kthread_worker-2010-design-as-kw_w.patch", NULL);
+	char *code = xstrdup("");
+	const char *p;
+
+	assert_non_null(patch);
+	p = strstr(patch, "+++ b/lib/kw_worker.c\n");
+	assert_non_null(p);
+	for (p = strchr(p, '\n') + 1; *p && strncmp(p, "diff --git", 10); p = strchr(p, '\n') + 1) {
+		if (*p == '+')
+			xappendf(&code, "%.*s\n", (int)strcspn(p + 1, "\n"), p + 1);
+		if (!strchr(p, '\n'))
+			break;
+	}
+	free(patch);
+	return code;
 }
 
 static void record_outcome(struct herd7_records *r, const struct lkmm_outcome *o,
@@ -342,7 +373,7 @@ static void record_outcome(struct herd7_records *r, const struct lkmm_outcome *o
 static void a_record_counts_for_its_exact_model_only(void **state)
 {
 	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
-	char *repo, *tree, *model_dir, *cat, *litmus, *records, *text, *lkmm;
+	char *repo, *tree, *model_dir, *cat, *litmus, *records, *text, *lkmm, *code, *edit;
 	struct herd7_records recs = { 0 };
 	struct barrier_verdict v;
 	struct lkmm_model m;
@@ -379,6 +410,29 @@ static void a_record_counts_for_its_exact_model_only(void **state)
 	assert_string_equal(v.model, "Never (herd7 7.57, recorded 2026-12-04 for this exact model; not re-run here) [path-seed without flush-b0]");
 	assert_non_null(strstr(v.evidence, "for every caller modelled: (1) a flush by the thread that queued"));
 	barrier_verdict_free(&v);
+
+	/*
+	 * The model holds for the code its Code: line names: the seed's as
+	 * patch 1 has it.  One line of flush_kw_work() edited, and the
+	 * verdict is NOT DECIDED, naming the function; so it is with no code.
+	 */
+	code = seed_code();
+	v = seed_flush_b0_of(repo, tree, code, true);
+	assert_int_equal(v.kind, VERDICT_REDUNDANT);
+	barrier_verdict_free(&v);
+	edit = strstr(strstr(code, "void flush_kw_work("), "\n\tatomic_inc(");
+	assert_non_null(edit);
+	/* atomic_inc(&work->flushing) becomes atomic_dec(). */
+	memcpy(edit + 9, "dec", 3);
+	v = seed_flush_b0_of(repo, tree, code, true);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "describes flush_kw_work() as it was (dd84e1654605); the code changed"));
+	barrier_verdict_free(&v);
+	v = seed_flush_b0_of(repo, tree, NULL, true);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_string_equal(v.evidence, "the seed's code was not built here");
+	barrier_verdict_free(&v);
+	free(code);
 
 	/* One byte of the test edited. */
 	text = read_file(litmus, NULL);
