@@ -202,7 +202,8 @@ static void list_module_family(char **list, const struct build *b,
 
 	family->names(&names);
 	for (int i = 0; i < names.n; i++)
-		if (strlist_has(&b->module_dirs, names.v[i]))
+		if (strlist_has(&b->module_dirs, names.v[i]) &&
+		    !strlist_has(&b->not_applicable, names.v[i]))
 			xappendf(list, "dir /lib/kw/%s 0755 0 0\n"
 				 "file /lib/kw/%s/%s.ko %s/kwm/%s/%s/%s.ko 0644 0 0\n",
 				 names.v[i], names.v[i], family->module, b->dir,
@@ -789,6 +790,8 @@ int build_run(struct build *b, const struct build_env *env,
 			goto out;
 		made = true;
 	}
+	if (b->test_modules)
+		variants_not_applicable_load(b);
 	/* Nothing boots a build-only target; new modules go into a new cpio. */
 	if (b->target->qemu && (made || !stamp_is(b, STAMP_INITRAMFS, init, b->initramfs))) {
 		if (make_initramfs(b, env, init))
@@ -817,5 +820,7 @@ void build_free(struct build *b)
 	free(b->error);
 	free(b->excerpt);
 	strlist_free(&b->module_dirs);
+	strlist_free(&b->not_applicable);
+	strlist_free(&b->not_applicable_why);
 	memset(b, 0, sizeof(*b));
 }

@@ -63,6 +63,27 @@ static void note_held_back(struct target_result *tr)
 	}
 }
 
+/*
+ * The suites whose variant this revision of the subject cannot have
+ * (plan_not_applicable()): not run, by design, and ABSENT, saying why.
+ */
+static void note_not_applicable(struct target_result *tr)
+{
+	for (int i = 0; i < tr->suites.n; i++) {
+		struct suite_result *s = &tr->console.suites[i];
+		const char *why = plan_not_applicable(tr, suite_find(tr->suites.v[i]));
+
+		if (!why)
+			continue;
+		free(s->reason);
+		free(s->excerpt);
+		s->excerpt = NULL;
+		s->status = CELL_ABSENT;
+		s->seconds = 0;
+		s->reason = xasprintf("not applicable to this revision: %s", why);
+	}
+}
+
 /* The guest's console, parsed; QEMU's log where the console is empty. */
 static void collect_guest(struct target_result *tr)
 {
@@ -77,6 +98,7 @@ static void collect_guest(struct target_result *tr)
 	parse_console(log ? log : "", (const char *const *)tr->suites.v,
 		      tr->suites.n, &outcome, &tr->console);
 	note_held_back(tr);
+	note_not_applicable(tr);
 	tr->nr_rates = parse_calibration(log ? log : "", &tr->rates);
 	for (int i = 0; i < tr->suites.n; i++)
 		if (suite_find(tr->suites.v[i])->litmus_side)

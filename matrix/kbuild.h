@@ -43,6 +43,12 @@ struct build {
 	bool w1_check, sparse_check;	/* the build and sparse suites are asked */
 	bool up_to_date;		/* nothing was rebuilt */
 	bool modules_only;		/* only the series' modules were rebuilt */
+	/*
+	 * Variant folders this revision of the subject cannot have (what
+	 * they remove or edit is not in its code), with why: not built,
+	 * and their suites not run (plan.c), their cells ABSENT.
+	 */
+	struct strlist not_applicable, not_applicable_why;
 	char *error;			/* one line, or NULL if it built */
 	char *excerpt;			/* compiler errors */
 };

@@ -112,10 +112,26 @@ bool plan_holds_back(const struct target_result *tr, const struct suite *s)
 	return tr->covered_sampled_on && plan_samples_covered(tr, s);
 }
 
-/* What column @tr's guest runs: in the guest, and not held back. */
+const char *plan_not_applicable(const struct target_result *tr, const struct suite *s)
+{
+	const struct strlist *na = &tr->build.not_applicable;
+	const char *m = s && na->n ? s->modules : NULL;
+
+	while (m && *m) {
+		size_t len = strcspn(m, KWM_RUN_MODULES_SEP), dir = strcspn(m, "/");
+
+		for (int i = 0; dir < len && i < na->n; i++)
+			if (strlen(na->v[i]) == dir && !strncmp(na->v[i], m, dir))
+				return tr->build.not_applicable_why.v[i];
+		m += len + (m[len] != '\0');
+	}
+	return NULL;
+}
+
+/* What column @tr's guest runs: in the guest, not held back, applicable. */
 static bool runs_in_guest(const struct target_result *tr, const struct suite *s)
 {
-	return suite_in_guest(s) && !plan_holds_back(tr, s);
+	return suite_in_guest(s) && !plan_holds_back(tr, s) && !plan_not_applicable(tr, s);
 }
 
 /*
@@ -431,7 +447,9 @@ void plan_before_boot(const struct options *o, struct run *run, int i)
 		if (!sampled_on && samples_covered_of(on, tr))
 			sampled_on = on->build.name;
 	}
-	if (tested_on == tr->emu_hunted_on && sampled_on == tr->covered_sampled_on)
+	/* The build may have found variants this revision cannot have. */
+	if (tested_on == tr->emu_hunted_on && sampled_on == tr->covered_sampled_on &&
+	    !tr->build.not_applicable.n)
 		return;
 	tr->emu_hunted_on = tested_on;
 	tr->covered_sampled_on = sampled_on;

@@ -60,6 +60,12 @@ bool plan_samples_covered(const struct target_result *tr, const struct suite *s)
 bool plan_holds_back(const struct target_result *tr, const struct suite *s);
 
 /*
+ * Why suite @s cannot run on this revision of the subject (one of its
+ * modules is a variant the build found not applicable), or NULL.
+ */
+const char *plan_not_applicable(const struct target_result *tr, const struct suite *s);
+
+/*
  * The guest's kernel command line for column @tr (free it): the console,
  * and what the kernel itself reads.  What the init reads goes in the
  * initrd (KWM_RUN_FILE: plan_guest_args(), then plan_run()); the kernel

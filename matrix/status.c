@@ -20,6 +20,8 @@ const struct cell_status_info kwm_statuses[CELL_NR_STATUSES] = {
 		"a known finding, reproduced" },
 	[CELL_COVERED] = { "COVERED", true, "skipped", "SKIP", SHADE_NOT_SHOWN,
 		"a mutant the memory model shows no test can kill" },
+	[CELL_ABSENT] = { "ABSENT", true, "skipped", "SKIP", SHADE_NOT_SHOWN,
+		"not applicable to this revision: what it removes or edits is not in its code" },
 	[CELL_UNCHECKED] = { "UNCHECKED", true, "skipped", "SKIP", SHADE_NOT_SHOWN,
 		"survived where only an unchecked model covers it (no herd7)" },
 	[CELL_SKIP] = { "SKIP", false, "skipped", "SKIP", SHADE_NOT_SHOWN,

@@ -221,6 +221,51 @@ static char *apply_edits(const char *source, const struct text_edit *edits, int 
 	return out;
 }
 
+/* The first of @edits whose text is not in @source exactly once, or NULL. */
+static const char *missing_anchor(const char *source, const struct text_edit *edits, int n)
+{
+	char *out = xstrdup(source);
+	const char *missing = NULL;
+
+	for (int i = 0; i < n && edits[i].find && !missing; i++) {
+		char *next = replace_once(out, edits[i].find, edits[i].replace);
+
+		if (!next)
+			missing = edits[i].find;
+		free(out);
+		out = next ? next : xstrdup("");
+	}
+	free(out);
+	return missing;
+}
+
+/*
+ * Variant @name (in @root) cannot be made of this revision: what it
+ * removes or edits is not in the code.  Its folder goes, so that nothing
+ * older of it is packed; its suites do not run, and say @why (taken).
+ */
+static void not_applicable(struct build *b, const char *root, const char *name, char *why)
+{
+	char *dir = xasprintf("%s/%s", root, name);
+
+	rm_rf(dir);
+	free(dir);
+	if (!strlist_has(&b->not_applicable, name)) {
+		strlist_add(&b->not_applicable, name);
+		strlist_add(&b->not_applicable_why, why);
+	}
+	free(why);
+}
+
+/* "'atomic_inc(&work->flushing);' not found": an anchor, on one line. */
+static char *anchor_not_found(const char *anchor)
+{
+	if (!anchor)
+		return xasprintf("an edit's text is not in its %s once", SUBJECT_FILE);
+	return xasprintf("'%.*s' not found in its %s", (int)strcspn(anchor, "\n"), anchor,
+			 SUBJECT_FILE);
+}
+
 static const char *line_start(const char *text, const char *at)
 {
 	while (at > text && at[-1] != '\n')
@@ -283,10 +328,11 @@ char *mark_barrier_sites(const char *source)
 		const char *call, *semi;
 		char *next = NULL;
 
-		if (!barrier_find(out, kwm_barrier_tags[i], &call, &semi))
-			next = xasprintf("%.*s kwe_site(\"%s\", work);%s",
-					 (int)(semi + 1 - out), out,
-					 kwm_barrier_tags[i], semi + 1);
+		/* A barrier this revision does not have has no site to steer at. */
+		if (barrier_find(out, kwm_barrier_tags[i], &call, &semi))
+			continue;
+		next = xasprintf("%.*s kwe_site(\"%s\", work);%s",
+				 (int)(semi + 1 - out), out, kwm_barrier_tags[i], semi + 1);
 		free(out);
 		out = next;
 	}
@@ -439,22 +485,27 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 	int ret = 0;
 
 	for (int i = -1; i < kwm_nr_barrier_tags && !ret; i++) {
-		char *removed = NULL, *mutant = NULL, *dir, *variant;
+		char *removed = NULL, *mutant = NULL, *dir, *variant, *name;
 
 		if (sited)
 			mutant = i < 0 ? xstrdup(sited) :
 				 mutate_remove_barrier(sited, kwm_barrier_tags[i], &removed);
 		free(removed);
-		if (!mutant) {
-			free(sited);
-			b->error = xasprintf("%s: no barrier tagged %s in the %s's %s (fix: keep the tag in the barrier's comment)",
-					     b->name, kwm_barrier_tags[i], version, SUBJECT_FILE);
-			return -1;
-		}
 		variant = i < 0 ? xstrdup(version) :
 			  variant_name(prefix, kwm_barrier_tags[i]);
-		dir = xasprintf("%s/emu-%s", root, variant);
+		name = xasprintf("emu-%s", variant);
 		free(variant);
+		if (!mutant) {
+			not_applicable(b, root, name, !sited ?
+				       xasprintf("the start of a flush, where the emulated machine steers, is not in the %s's %s once",
+						 version, SUBJECT_FILE) :
+				       xasprintf("no barrier tagged %s in the %s's %s",
+						 kwm_barrier_tags[i], version, SUBJECT_FILE));
+			free(name);
+			continue;
+		}
+		dir = xasprintf("%s/%s", root, name);
+		free(name);
 		ret = stage_emulated_torture(b, stale, env, dir, mutant, torture);
 	}
 	free(sited);
@@ -480,9 +531,14 @@ static int stage_emulated_detectors(struct build *b, struct strlist *stale,
 		free(sited);
 		free(edited);
 		if (!mutant) {
-			b->error = xasprintf("%s: emulated detector %s: an edit's text is not in the series' %s exactly once (fix: update variants.c)",
-					     b->name, d->name, SUBJECT_FILE);
-			return -1;
+			const char *anchor = missing_anchor(subject, d->edits, MUTANT_MAX_EDITS);
+			char *name = xasprintf("emu-%s", d->name);
+
+			not_applicable(b, root, name, anchor ? anchor_not_found(anchor) :
+				       xasprintf("no barrier tagged %s in the series' %s",
+						 d->tag, SUBJECT_FILE));
+			free(name);
+			continue;
 		}
 		ret = stage_emulated_torture(b, stale, env,
 					     xasprintf("%s/emu-%s", root, d->name),
@@ -702,13 +758,15 @@ static int stage_barrier_mutants(struct build *b, struct strlist *stale,
 		int ret;
 
 		free(removed);
-		if (!mutant) {
-			b->error = xasprintf("%s: no barrier tagged %s in the %s %s (fix: keep the tag in the barrier's comment)",
-					     b->name, kwm_barrier_tags[i],
-					     *prefix ? "seed's" : "series'", SUBJECT_FILE);
-			return -1;
-		}
 		name = variant_name(prefix, kwm_barrier_tags[i]);
+		if (!mutant) {
+			not_applicable(b, root, name,
+				       xasprintf("no barrier tagged %s in the %s %s",
+						 kwm_barrier_tags[i],
+						 *prefix ? "seed's" : "series'", SUBJECT_FILE));
+			free(name);
+			continue;
+		}
 		ret = stage_variant(b, stale, root, name, mutant);
 		free(name);
 		if (ret)
@@ -729,10 +787,10 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
 					   MUTANT_MAX_EDITS);
 
 		if (!mutant) {
-			b->error = xasprintf("%s: mutant %s: an edit's text is not in the %s %s exactly once (fix: update variants.c)",
-					     b->name, m->name,
-					     m->of_seed ? "seed's" : "subject's", SUBJECT_FILE);
-			return -1;
+			not_applicable(b, root, m->name,
+				       anchor_not_found(missing_anchor(m->of_seed ? seed : subject,
+								       m->edits, MUTANT_MAX_EDITS)));
+			continue;
 		}
 		if (stage_variant(b, stale, root, m->name, mutant))
 			return -1;
@@ -936,6 +994,41 @@ static void keep_loaded(const struct build *b, struct strlist *stale)
 	*stale = kept;
 }
 
+/* Where a build keeps its variants that are not applicable, for the runs after it. */
+#define NOT_APPLICABLE_FILE	"not-applicable.tsv"
+
+static int not_applicable_save(const struct build *b)
+{
+	char *path = xasprintf("%s/kwm/" NOT_APPLICABLE_FILE, b->dir), *text = xstrdup("");
+	int ret;
+
+	for (int i = 0; i < b->not_applicable.n; i++)
+		xappendf(&text, "%s\t%s\n", b->not_applicable.v[i], b->not_applicable_why.v[i]);
+	ret = write_file_atomic(path, text, strlen(text));
+	free(text);
+	free(path);
+	return ret;
+}
+
+void variants_not_applicable_load(struct build *b)
+{
+	char *path = xasprintf("%s/kwm/" NOT_APPLICABLE_FILE, b->dir);
+	char *text = b->not_applicable.n ? NULL : read_file(path, NULL);
+
+	for (char *line = text, *nl; line && *line; line = nl + !!*nl) {
+		char *tab = strchr(line, '\t');
+
+		nl = strchrnul(line, '\n');
+		if (!tab || tab > nl)
+			continue;
+		*tab = *nl = '\0';
+		strlist_add(&b->not_applicable, line);
+		strlist_add(&b->not_applicable_why, tab + 1);
+	}
+	free(text);
+	free(path);
+}
+
 int variants_build(struct build *b, const struct build_env *env)
 {
 	char *subject_path = xasprintf("%s/%s", env->src->tree, SUBJECT_FILE);
@@ -991,6 +1084,11 @@ int variants_build(struct build *b, const struct build_env *env)
 	}
 	if (!ret)
 		ret = check_emulated_callees(b, env);
+	if (!ret && not_applicable_save(b)) {
+		b->error = xasprintf("%s: cannot write %s/kwm/" NOT_APPLICABLE_FILE " (fix: check free space)",
+				     b->name, b->dir);
+		ret = -1;
+	}
 out:
 	rm_rf(staging);
 	strlist_free(&stale);

@@ -52,8 +52,9 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 
 /*
  * @source with the emulated machine's steering sites marked: the start
- * of a flush, and kwe_site("<tag>", work) after each tagged barrier.
- * NULL if one is not there exactly once.
+ * of a flush, and kwe_site("<tag>", work) after each tagged barrier it
+ * has (a revision may lack one).  NULL if a flush's start is not there
+ * exactly once.
  */
 char *mark_barrier_sites(const char *source);
 
@@ -88,6 +89,13 @@ int variants_stage_mutants(struct build *b, struct strlist *stale,
  * *@error set (if not NULL) if not one file is a test.
  */
 char *litmus_source(const struct build_env *env, const char *refused, char **error);
+/*
+ * @b's variants this revision cannot have, as its variants build found
+ * them (kept in the build folder): for a build whose modules were
+ * already made.
+ */
+void variants_not_applicable_load(struct build *b);
+
 /* The weakly ordered machine in software that emu/ modules are built with. */
 #define EMULATION_HEADER	"kw_emu.h"
 

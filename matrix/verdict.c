@@ -19,6 +19,7 @@ const struct verdict_kind_info kwm_verdict_kinds[VERDICT_NR_KINDS] = {
 	[VERDICT_REDUNDANT] = { "REDUNDANT", SHADE_SHOWN, "PASS" },
 	[VERDICT_CONTRADICTION] = { "CONTRADICTION", SHADE_WRONG, "FAIL" },
 	[VERDICT_NOT_DECIDED] = { "NOT DECIDED", SHADE_UNSURE, "ERROR" },
+	[VERDICT_ABSENT] = { "ABSENT", SHADE_NOT_SHOWN, "SKIP" },
 };
 
 const char *verdict_kind_name(enum verdict_kind kind)
@@ -40,6 +41,7 @@ enum verdict_kind verdict_merge(enum verdict_kind a, enum verdict_kind b)
 	static const int strength[VERDICT_NR_KINDS] = {
 		[VERDICT_CONTRADICTION] = 3, [VERDICT_NECESSARY] = 2,
 		[VERDICT_REDUNDANT] = 1, [VERDICT_NOT_DECIDED] = 0,
+		[VERDICT_ABSENT] = 0,
 	};
 
 	if ((a == VERDICT_NECESSARY && b == VERDICT_REDUNDANT) ||
@@ -191,11 +193,28 @@ static void decide_stale(const struct lkmm_barrier *model,
 		decide(out, VERDICT_NOT_DECIDED, xstrdup(model->stale));
 }
 
+/* Every mutant of it ABSENT: the version, as this revision has it, has no such barrier. */
+static const struct mutant_seen *absent(const struct mutant_seen *seen, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (seen[i].status != CELL_ABSENT)
+			return NULL;
+	return n ? &seen[0] : NULL;
+}
+
 void verdict_decide(const struct lkmm_barrier *model,
 		    const struct mutant_seen *seen, int nr_seen,
 		    struct barrier_verdict *out)
 {
 	const char *without = lkmm_outcome_verdict(&model->without);
+	const struct mutant_seen *gone = absent(seen, nr_seen);
+
+	if (gone) {
+		out->model = xstrdup("-");
+		decide(out, VERDICT_ABSENT, xasprintf("absent in this version: %s",
+						      gone->reason ? gone->reason : "its mutants are not applicable"));
+		return;
+	}
 
 	out->model = model->error ? xstrdup(model->error) :
 		     model->stale ? xstrdup(model->stale) :

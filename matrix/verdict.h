@@ -17,6 +17,7 @@ enum verdict_kind {
 	VERDICT_REDUNDANT,	/* nothing kills it, and the model says Never */
 	VERDICT_CONTRADICTION,	/* the model and an oracle disagree: red */
 	VERDICT_NOT_DECIDED,	/* the model needs it, and no oracle showed it */
+	VERDICT_ABSENT,		/* this revision of the version has no such barrier */
 	VERDICT_NR_KINDS
 };
 

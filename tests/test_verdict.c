@@ -69,6 +69,31 @@ static void a_kill_makes_a_needed_barrier_necessary(void **state)
 	barrier_verdict_free(&v);
 }
 
+/*
+ * A revision without the barrier: every mutant of it ABSENT, so is the
+ * barrier's row, saying why; one mutant that ran and the rest decide.
+ */
+static void a_barrier_the_revision_lacks_is_absent(void **state)
+{
+	struct lkmm_barrier m = model("Sometimes", "Sometimes", NULL, NULL);
+	struct mutant_seen seen[] = {
+		{ "arm64", "mutant-flush-b1", CELL_ABSENT,
+		  "not applicable to this revision: no barrier tagged flush-b1 in the series' lib/kw_worker.c", NULL },
+		{ "riscv64", "mutant-emu-flush-b1", CELL_ABSENT,
+		  "not applicable to this revision: no barrier tagged flush-b1 in the series' lib/kw_worker.c", NULL },
+		unobservable[0],
+	};
+	struct barrier_verdict v = decide(&m, seen, 2);
+
+	(void)state;
+	assert_int_equal(v.kind, VERDICT_ABSENT);
+	assert_string_equal(v.evidence, "absent in this version: not applicable to this revision: no barrier tagged flush-b1 in the series' lib/kw_worker.c");
+	barrier_verdict_free(&v);
+	v = decide(&m, seen, 3);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	barrier_verdict_free(&v);
+}
+
 static void unobserved_is_not_decided_never_green(void **state)
 {
 	struct lkmm_barrier m = model("Sometimes", NULL, NULL, NULL);
@@ -479,6 +504,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_kill_makes_a_needed_barrier_necessary),
 		cmocka_unit_test(unobserved_is_not_decided_never_green),
+		cmocka_unit_test(a_barrier_the_revision_lacks_is_absent),
 		cmocka_unit_test(survived_where_needed_is_a_contradiction),
 		cmocka_unit_test(covered_and_unkilled_is_redundant),
 		cmocka_unit_test(redundant_needs_its_cover_named_and_real),
