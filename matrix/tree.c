@@ -179,8 +179,12 @@ static int apply_in_staging(const struct series *s, bool skip_fixes,
 		free(abs);
 		if (!ret)
 			continue;
-		kwm_error("patch %s does not apply to linux-source %s (fix: refresh it against that tree; details in %s)",
-			  pf->name, version, log);
+		if (skip_fixes)
+			kwm_error("the seed (the series without its \"# fix\" patches) does not stage: patch %s does not apply to linux-source %s without them (fix: if it builds on a fix, mark it \"# fix\" in the series file too; details in %s)",
+				  pf->name, version, log);
+		else
+			kwm_error("patch %s does not apply to linux-source %s (fix: refresh it against that tree; details in %s)",
+				  pf->name, version, log);
 		for (int j = 0; j < pf->files.n; j++) {
 			char *rej = xasprintf("%s/%s.rej", staging, pf->files.v[j]);
 
