@@ -461,6 +461,30 @@ static void emulated_machine_tests_are_hunted_once(void **state)
  * Warm builds run side by side, up to two per CPU; one from scratch
  * anywhere among them, and they go one at a time.
  */
+/*
+ * A suite one of whose modules is a variant the build found this revision
+ * cannot have does not run, and says why; the others are unaffected.
+ */
+static void inapplicable_variants_do_not_run(void **state)
+{
+	struct target_result tr = { 0 };
+
+	(void)state;
+	strlist_add(&tr.build.not_applicable, "no-flush-b0");
+	strlist_add(&tr.build.not_applicable_why, "no barrier tagged flush-b0");
+	assert_string_equal(plan_not_applicable(&tr, suite_find("mutant-flush-b0")),
+			    "no barrier tagged flush-b0");
+	assert_null(plan_not_applicable(&tr, suite_find("mutant-emu-flush-b0")));
+	assert_null(plan_not_applicable(&tr, suite_find("mutant-seed-flush-b0")));
+	assert_null(plan_not_applicable(&tr, suite_find("torture")));
+	strlist_add(&tr.build.not_applicable, "emu-no-flush-b0");
+	strlist_add(&tr.build.not_applicable_why, "no barrier tagged flush-b0 (emulated)");
+	assert_string_equal(plan_not_applicable(&tr, suite_find("mutant-emu-flush-b0")),
+			    "no barrier tagged flush-b0 (emulated)");
+	strlist_free(&tr.build.not_applicable);
+	strlist_free(&tr.build.not_applicable_why);
+}
+
 static void boot_policy_by_host_cpus(void **state)
 {
 	static const struct {
@@ -500,6 +524,7 @@ int main(void)
 		cmocka_unit_test(covered_claims_are_hunted_once_per_version),
 		cmocka_unit_test(covered_claims_are_sampled_once_by_default),
 		cmocka_unit_test(emulated_machine_tests_are_hunted_once),
+		cmocka_unit_test(inapplicable_variants_do_not_run),
 		cmocka_unit_test(boot_policy_by_host_cpus),
 	};
 
