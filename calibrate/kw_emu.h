@@ -32,10 +32,11 @@
  *    sometimes stronger (a lock is a full barrier here, an acquire there).
  *
  * Address dependencies are followed only where the code says so, with
- * kwe_depend_on() before an access through a pointer it loaded (the
- * litmus module does, kw_litmus.h's kwl_dep()); elsewhere a load through
- * a pointer just loaded may see a stale value, which the memory model
- * forbids, so code relying on one unmarked must not run under emulation.
+ * kwe_depend_on() before an access through a value it loaded (the
+ * litmus module marks every use of a register, kw_litmus.h's kwl_dep());
+ * elsewhere a load through a pointer just loaded may see a stale value,
+ * which the memory model forbids, so code relying on one unmarked must
+ * not run under emulation.
  *
  * Windows are widened on purpose: a buffered store may wait up to
  * emu_max_age operations of its thread, and a thread about to drain its
@@ -103,7 +104,6 @@ MODULE_PARM_DESC(emu_broken, "wmb, rmb or mb: make that barrier a no-op (a test 
 #define KWE_SEEN	32
 #define KWE_LOCS	8192	/* a power of two */
 #define KWE_HISTORY	8
-#define KWE_LOADED	8
 
 struct kwe_store {
 	void *addr;
@@ -124,11 +124,6 @@ struct kwe_thread {
 	} seen[KWE_SEEN];
 	int next_seen;
 	u32 ops;
-	/* Its last loads: what each returned, and since when that was current. */
-	struct {
-		u64 val, from;
-	} loaded[KWE_LOADED];
-	int next_loaded;
 	bool native;		/* kwe_native(): plain hardware for now */
 	bool oldest;		/* kwe_cut(): loads take the oldest value allowed */
 	const void *cut_key;	/* kwe_cut()'s key, named when its window opens */
@@ -709,25 +704,15 @@ static void kwe_fence_rmb(void)
 }
 
 /*
- * An address dependency: an access through @ptr, which the thread loaded.
- * The access comes after that load, so it cannot return what was
- * overwritten before the value the load returned was written: the
- * horizon moves to then.  That orders the thread's later loads too,
- * which is more than the memory model asks (never less).  A pointer the
- * thread did not load lately changes nothing.
+ * An address dependency: an access through a value the thread loaded.
+ * It cannot return what was overwritten before that value was written;
+ * the layer keeps no record of which load gave which value (a value may
+ * repeat, and a record be forgotten), so it orders as smp_rmb() does:
+ * the horizon moves to now.  More than the memory model asks, never less.
  */
-static void __maybe_unused kwe_depend_on(u64 ptr)
+static void __maybe_unused kwe_depend_on(void)
 {
-	struct kwe_thread *t = kwe_self();
-
-	for (int i = 1; t && !t->native && i <= KWE_LOADED; i++) {
-		int k = (t->next_loaded - i + KWE_LOADED) % KWE_LOADED;
-
-		if (t->loaded[k].val == ptr && t->loaded[k].from) {
-			t->horizon = max(t->horizon, t->loaded[k].from);
-			return;
-		}
-	}
+	kwe_fence_rmb();
 }
 
 /* Whether some operation ran outside the layer: every slot was taken. */
@@ -857,9 +842,6 @@ static u64 kwe_load(const void *addr, int size)
 		val = kwe_read_mem(addr, size);
 		t->horizon = max(t->horizon, kwe_seq);
 	}
-	t->loaded[t->next_loaded].val = val;
-	t->loaded[t->next_loaded].from = pick ? pick->from : kwe_seq;
-	t->next_loaded = (t->next_loaded + 1) % KWE_LOADED;
 	raw_spin_unlock_irqrestore(&kwe_lock, flags);
 	kwe_window_load(t, addr);
 	return val;

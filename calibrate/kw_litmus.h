@@ -61,10 +61,11 @@ MODULE_PARM_DESC(steer, "Emulated: the hunts' mode, for the Never tests (racing 
 #define KWL_CPU(thread)	(kwl_steer ? (thread) % num_online_cpus() : 0)
 
 /*
- * A use of a pointer the body loaded (litmus_emit.c marks each): an
- * address dependency, which the layer follows (kwe_depend_on()).
+ * A use of a register, whose value the body loaded (litmus_emit.c marks
+ * each): an address dependency, maybe, which the layer follows
+ * (kwe_depend_on()).
  */
-#define kwl_dep(p)	({ typeof(p) __p = (p); kwe_depend_on((u64)(uintptr_t)__p); __p; })
+#define kwl_dep(r)	({ kwe_depend_on(); (r); })
 
 /* The one site a body has, after each barrier and at its start. */
 #define KWL_SITE	"litmus"
@@ -111,7 +112,7 @@ static inline int kwl_spin_is_locked(spinlock_t *lock)
 #else
 #define KWL_MODE	"native"
 /* On hardware, the dependency orders the access itself. */
-#define kwl_dep(p)	(p)
+#define kwl_dep(r)	(r)
 #define kwl_steer	false
 #define KWL_MIN_ROUNDS	8
 /* Spread over the CPUs, as klitmus7 does: racing, not queueing. */

@@ -446,18 +446,6 @@ static bool used_as_pointer(const struct litmus_thread *th, const char *name, si
 	return false;
 }
 
-/* Whether a statement of @th's body assigns NAME. */
-static bool assigned(const struct litmus_thread *th, const char *name, size_t len)
-{
-	for (const char *p = skip_comments(th->body, NULL); p && *p; p = next_statement(p)) {
-		const char *eq = skip_space(p + len);
-
-		if (!strncmp(p, name, len) && ident_len(p) == len && *eq == '=' && eq[1] != '=')
-			return true;
-	}
-	return false;
-}
-
 static void add_undeclared(struct litmus_thread *th, const char *name, size_t len)
 {
 	bool pointer = used_as_pointer(th, name, len);
@@ -541,59 +529,26 @@ static void check_calls(struct litmus_test *t, const struct litmus_thread *th)
 	}
 }
 
-/* Whether the statement at @p declares registers ("int *r1, r2 = 0;"). */
-static bool declaration(const char *p)
+/* @body's C comments blanked out, in place; their newlines stay. */
+static void without_c_comments(char *body)
 {
-	for (size_t i = 0; i < sizeof(reg_types) / sizeof(*reg_types); i++)
-		if (!strncmp(p, reg_types[i], strlen(reg_types[i])) &&
-		    !ident_len(p + strlen(reg_types[i])))
-			return true;
-	return false;
-}
+	char *p = body;
 
-/*
- * Whether @name is used where the module cannot mark it: outside every
- * parenthesis, other than where it is declared or assigned.
- */
-static bool used_unmarked(const struct litmus_thread *th, const char *name, size_t len)
-{
-	const char *statement = skip_comments(th->body, NULL);
-	int depth = 0;
+	while (*p) {
+		char *end;
 
-	for (const char *p = th->body; *p; p++) {
-		size_t n = ident_len(p);
-
-		if (*p == ';' || *p == '{' || *p == '}')
-			statement = skip_comments(p + 1, NULL);
-		depth += (*p == '(') - (*p == ')');
-		if (!n || (p > th->body && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+		if (!strncmp(p, "/*", 2)) {
+			end = strstr(p + 2, "*/");
+			end = end ? end + 2 : p + strlen(p);
+		} else if (!strncmp(p, "//", 2)) {
+			end = p + strcspn(p, "\n");
+		} else {
+			p++;
 			continue;
-		if (n == len && !strncmp(p, name, len) && !depth && !declaration(statement) &&
-		    !(*skip_space(p + n) == '=' && skip_space(p + n)[1] != '='))
-			return true;
-		p += n - 1;
-	}
-	return false;
-}
-
-/*
- * A pointer register the body loads and then uses: an address
- * dependency, which the emulated machine follows where the module marks
- * each use (->dependent); one it cannot mark keeps the test native.
- */
-static void check_dependencies(struct litmus_test *t, struct litmus_thread *th)
-{
-	for (int i = 0; i < th->nr_regs; i++) {
-		struct litmus_reg *r = &th->regs[i];
-		size_t len = strlen(r->name);
-
-		if (!r->pointer || !assigned(th, r->name, len))
-			continue;
-		if (!used_unmarked(th, r->name, len))
-			r->dependent = true;
-		else if (!t->skip_emulated)
-			t->skip_emulated = xasprintf("%s: an address dependency the emulation cannot follow (used outside an expression's parentheses)",
-						     r->name);
+		}
+		for (; p < end; p++)
+			if (*p != '\n')
+				*p = ' ';
 	}
 }
 
@@ -614,6 +569,8 @@ static const char *parse_thread(struct litmus_test *t, const char *p)
 	p = skip_comments(close + 1, NULL);
 	if (*p != '{' || !(th->body = braced(p, &after)))
 		return NULL;
+	/* C's comments go: what they say is neither a call nor a use. */
+	without_c_comments(th->body);
 	parse_params(t, th->params);
 	parse_regs(th);
 	find_undeclared(th);
@@ -857,8 +814,6 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		return -1;
 	}
 	apply_reg_inits(t);
-	for (int i = 0; i < t->nr_threads; i++)
-		check_dependencies(t, &t->threads[i]);
 	return parse_final(t, p, error);
 }
 

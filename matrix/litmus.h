@@ -38,12 +38,6 @@ struct litmus_reg {
 	 */
 	char *type;
 	char *init;
-	/*
-	 * A pointer the body loads, then uses: each use in an expression is
-	 * an address dependency, which the module marks (kwl_dep()) for the
-	 * emulated machine to follow.
-	 */
-	bool dependent;
 };
 
 struct litmus_thread {

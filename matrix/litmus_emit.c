@@ -80,33 +80,85 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+static bool is_reg(const struct litmus_thread *th, const char *name, size_t n)
+{
+	for (int r = 0; r < th->nr_regs; r++)
+		if (strlen(th->regs[r].name) == n && !strncmp(th->regs[r].name, name, n))
+			return true;
+	return false;
+}
+
+static bool starts_declaration(const char *p)
+{
+	static const char *const types[] = { "int", "long", "unsigned", "bool" };
+
+	while (isspace((unsigned char)*p))
+		p++;
+	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++)
+		if (!strncmp(p, types[i], strlen(types[i])) && !ident_char(p[strlen(types[i])]))
+			return true;
+	return false;
+}
+
+/* Whether the register just before @next (and @prev before it) is written there. */
+static bool written(const char *prev_start, const char *prev, const char *next)
+{
+	while (isspace((unsigned char)*next))
+		next++;
+	while (prev > prev_start && isspace((unsigned char)prev[-1]))
+		prev--;
+	/* "*r1 = 1": a store through it, a use. */
+	if (prev > prev_start && prev[-1] == '*')
+		return false;
+	if (prev - prev_start >= 2 && (!strncmp(prev - 2, "++", 2) || !strncmp(prev - 2, "--", 2)))
+		return true;
+	if (!strncmp(next, "++", 2) || !strncmp(next, "--", 2) ||
+	    !strncmp(next, "<<=", 3) || !strncmp(next, ">>=", 3))
+		return true;
+	if (*next == '=')
+		return next[1] != '=';
+	return *next && strchr("+-*/%&|^", *next) && next[1] == '=';
+}
+
 /*
- * @th's body with each use of a dependent register in an expression
- * (inside parentheses) marked: kwl_dep(r1), which the emulated machine
- * follows as an address dependency (calibrate/kw_litmus.h).
+ * @th's body with each use of a register marked: kwl_dep(r1).  A
+ * register holds what the body loaded, so an access whose address it
+ * takes part in is an address dependency, which the emulated machine
+ * follows only where it is told (calibrate/kw_litmus.h).  Not marked: a
+ * register being declared or written ("r1 = ...", "r1++"), no use.
  */
 static char *marked_body(const struct litmus_thread *th)
 {
+	const char *body = th->body;
+	bool declaration = starts_declaration(body), initializer = false;
 	char *out = xstrdup("");
 	int depth = 0;
 
-	for (const char *p = th->body; *p; p++) {
+	for (const char *p = body; *p;) {
 		size_t n = 0;
-		bool dependent = false;
 
-		depth += (*p == '(') - (*p == ')');
-		if (ident_char(*p) && (p == th->body || !ident_char(p[-1])))
+		if (ident_char(*p) && (p == body || !ident_char(p[-1])))
 			while (ident_char(p[n]))
 				n++;
-		for (int r = 0; n && r < th->nr_regs; r++)
-			dependent |= th->regs[r].dependent && strlen(th->regs[r].name) == n &&
-				     !strncmp(th->regs[r].name, p, n);
-		if (dependent && depth > 0) {
-			xappendf(&out, "kwl_dep(%.*s)", (int)n, p);
-			p += n - 1;
-		} else {
-			xappendf(&out, "%c", *p);
+		if (n) {
+			bool use = is_reg(th, p, n) && !written(body, p, p + n) &&
+				   !(declaration && !initializer && !depth);
+
+			xappendf(&out, use ? "kwl_dep(%.*s)" : "%.*s", (int)n, p);
+			p += n;
+			continue;
 		}
+		xappendf(&out, "%c", *p);
+		depth += (*p == '(') - (*p == ')');
+		if (*p == ';' || *p == '{' || *p == '}') {
+			declaration = starts_declaration(p + 1);
+			initializer = false;
+		} else if (declaration && !depth && *p == '=' && p[1] != '=') {
+			initializer = true;
+		} else if (declaration && !depth && *p == ',') {
+			initializer = false;
+		}
+		p++;
 	}
 	return out;
 }

@@ -105,12 +105,15 @@ int litmus_refusals_from_log(const char *log, const char *native,
 		next = end ? end + 1 : NULL;
 		mode = mode_of(line, &rest);
 
-		/* "kw_litmus.c: In function 'kwl_t12_p1':" names the test. */
-		if (mode && !strncmp(rest - 1, ": In function", 13)) {
-			const char *fn = strstr(rest, "kwl_t");
+		/*
+		 * "kw_litmus.c: In function 'kwl_t12_p1':" names the test;
+		 * any other function, or the top level, in any file, none.
+		 */
+		if (strstr(line, ": In function ") || strstr(line, ": At top level:")) {
+			const char *fn = mode ? strstr(rest, "kwl_t") : NULL;
 
 			context_mode = mode;
-			context_test = fn && sscanf(fn, "kwl_t%d", &id) == 1 ? id : -1;
+			context_test = fn && sscanf(fn, "kwl_t%d_", &id) == 1 ? id : -1;
 			free(line);
 			continue;
 		}

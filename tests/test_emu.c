@@ -120,7 +120,7 @@ static int mp_through_a_loaded_pointer(bool depend)
 		seen++;
 		oldest_from_now();
 		if (depend)
-			kwe_depend_on((u64)(uintptr_t)r1);
+			kwe_depend_on();
 		stale += READ_ONCE(*r1) == 0;
 		kwe_fence_rmb();
 	}
