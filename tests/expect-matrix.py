@@ -14,9 +14,13 @@ m = json.load(open(sys.argv[1]))
 # suite (regex) -> [(status, reason regex, None for no reason)], by kernel.
 # One status per cell: where a platform allows two, the figure that
 # decides between them is read here and the status follows from it.
-# A mutant's calibration shape (matrix/subject.h's KWM_BARRIERS).
-SHAPE = {"worker-b0": "MP+rmb", "worker-b1": "SB+mb-plain+wait",
-         "flush-b0": "SB+mb-atomic", "flush-b1": "MP+wmb"}
+# The truth the tests expect, in one place: each barrier's verdict, and
+# its mutant's calibration shape.
+TRUTH = [line.rstrip("\n").split("\t") for line in open("litmus/expected-verdicts.tsv")
+         if line.strip() and not line.startswith("#")]
+SHAPE = {barrier: shape for _, barrier, _, shape in TRUTH}
+REDUNDANT = {version: {b for v, b, verdict, _ in TRUTH if v == version and verdict == "REDUNDANT"}
+             for version, _, _, _ in TRUTH}
 def violations(c):
     n = 0
     for test in c.get("tests") or []:
@@ -73,7 +77,6 @@ COVERED = [("COVERED", r"^nothing can kill it anywhere: the memory model of the 
 # SURVIVED is accepted.
 EMU_KILLED = [("KILLED", r"^\w+: \d+ violations")]
 EMU_COVERED = [("UNCHECKED", r"^no check caught it on the emulated machine in seconds=\d+ .*; only the memory model's header says the (seed|series) without [\w-]+ is Never \(expected, unchecked: herd7 not installed[^)]*\), covered by .*\(fix: build herd7")]
-REDUNDANT = {"seed": {"flush-b0"}, "series": {"worker-b0", "flush-b0"}}
 verdicts = {(v["version"], v["barrier"]): v for v in m["barriers"]}
 # Whether herd7 judges the models here, decided from the repository's
 # data, never from the driver's output: herd7 on PATH, or a record of
