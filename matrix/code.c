@@ -27,7 +27,8 @@ char *code_function(const char *source, const char *name)
 			continue;
 		/* Its body: the next line that is "{", up to the line that is "}". */
 		open = strstr(nl, "\n{\n");
-		if (!open || memchr(nl, ';', open - nl))
+		/* A prototype, or a call, is no definition. */
+		if (!open || memchr(at, ';', open - at))
 			continue;
 		end = strstr(open, "\n}\n");
 		if (!end)

@@ -16,7 +16,6 @@
 #include "suites.h"
 #include "subject.h"
 #include "util.h"
-#include "variants.h"
 #include "fs.h"
 
 /*
@@ -65,22 +64,29 @@ static void note_held_back(struct target_result *tr)
 
 /*
  * The suites whose variant this revision of the subject cannot have
- * (plan_not_applicable()): not run, by design, and ABSENT, saying why.
+ * (plan_not_applicable()): not run, by design.  A mutant or detector is
+ * ABSENT, saying why; a test of the revision itself (its tortures) that
+ * cannot be made is an ERROR: the revision must be tested.
  */
 static void note_not_applicable(struct target_result *tr)
 {
 	for (int i = 0; i < tr->suites.n; i++) {
 		struct suite_result *s = &tr->console.suites[i];
-		const char *why = plan_not_applicable(tr, suite_find(tr->suites.v[i]));
+		const struct suite *suite = suite_find(tr->suites.v[i]);
+		const char *why = plan_not_applicable(tr, suite);
+		bool variant;
 
 		if (!why)
 			continue;
+		variant = suite->kind == SUITE_MUTANT || suite->kind == SUITE_DETECTOR;
 		free(s->reason);
 		free(s->excerpt);
 		s->excerpt = NULL;
-		s->status = CELL_ABSENT;
+		s->status = variant ? CELL_ABSENT : CELL_ERROR;
 		s->seconds = 0;
-		s->reason = xasprintf("not applicable to this revision: %s", why);
+		s->reason = variant ? xasprintf("not applicable to this revision: %s", why) :
+			    xasprintf("this test of the revision cannot be made of it: %s (fix: the anchor in matrix/variants.c)",
+				      why);
 	}
 }
 
@@ -136,29 +142,23 @@ void collect_run(struct run *run)
 
 /*
  * The subject's code as version @version of this run has it, or NULL
- * with *@why: the series' in the patched tree, the seed's as one of the
- * run's builds staged it (kwm/variants/seed/).
+ * with *@why: the series' in the patched tree, the seed's as the series
+ * without its fixes stages it now.
  */
 static char *version_code(const struct run *run, const char *version, char **why)
 {
 	char *code = NULL;
 
-	if (strcmp(version, "seed")) {
+	if (!strcmp(version, "seed")) {
+		code = run->seed_code ? xstrdup(run->seed_code) : NULL;
+	} else if (run->tree) {
 		char *path = xasprintf("%s/%s", run->tree, SUBJECT_FILE);
 
-		code = run->tree ? read_file(path, NULL) : NULL;
-		free(path);
-	}
-	for (int t = 0; !code && !strcmp(version, "seed") && t < run->nr_targets; t++) {
-		const struct build *b = &run->targets[t].build;
-		char *path = b->dir ? xasprintf("%s/kwm/" VARIANTS_FOLDER "/seed/%s.c", b->dir,
-					       SUBJECT_MODULE) : NULL;
-
-		code = path ? read_file(path, NULL) : NULL;
+		code = read_file(path, NULL);
 		free(path);
 	}
 	if (!code)
-		*why = xasprintf("the %s's code was not built here: no code to check its model against, so no verdict rests on the model",
+		*why = xasprintf("the %s's code could not be staged here: no code to check its model against, so no verdict rests on the model",
 				 version);
 	return code;
 }
@@ -194,6 +194,8 @@ void collect_free(struct run *run)
 	for (int v = 0; v < kwm_nr_subject_versions && run->models; v++)
 		lkmm_model_free(&run->models[v]);
 	free(run->models);
+	free(run->seed_code);
+	run->seed_code = NULL;
 	for (int i = 0; i < run->nr_verdicts; i++)
 		barrier_verdict_free(&run->verdicts[i]);
 	free(run->verdicts);

@@ -739,8 +739,8 @@ static void judge_cells(const struct run *run, struct target_result *tr, bool in
 
 		struct suite_result *s = &tr->console.suites[i];
 
-		/* Not applicable to this revision: nothing ran to judge. */
-		if (!suite || suite_in_guest(suite) != in_guest || s->status == CELL_ABSENT)
+		/* Not made of this revision (plan_not_applicable()): nothing ran to judge. */
+		if (!suite || suite_in_guest(suite) != in_guest || plan_not_applicable(tr, suite))
 			continue;
 		if (s->not_run && !suite_ops[suite->kind].judges_not_run)
 			set_cell(s, CELL_ERROR,

@@ -376,7 +376,7 @@ static char *code_mismatch(const char *text, const char *name, const char *code)
 	char *line = header_paragraph(text, "Code: "), *why = NULL;
 	int named = 0;
 
-	for (const char *p = line ? strstr(line, "() ") : NULL; p && !why; p = strstr(p + 3, "() ")) {
+	for (const char *p = line ? strstr(line, "()") : NULL; p && !why; p = strstr(p + 2, "()")) {
 		const char *fn = p;
 		char want[CODE_DIGEST_HEX] = "", now[CODE_DIGEST_HEX];
 		char *function;
@@ -384,9 +384,12 @@ static char *code_mismatch(const char *text, const char *name, const char *code)
 		while (fn > line && (isalnum((unsigned char)fn[-1]) || fn[-1] == '_'))
 			fn--;
 		function = strndup(fn, p - fn);
-		sscanf(p + 3, "%12[0-9a-f]", want);
+		sscanf(p + 2 + strspn(p + 2, " :,"), "%12[0-9a-f]", want);
 		named++;
-		if (code_function_digest(code, function, now))
+		if (strlen(want) != CODE_DIGEST_HEX - 1)
+			why = xasprintf("the model %s's Code: line gives no digest for %s() (fix: the first 12 hex digits of the sha256 of its text after it)",
+					name, function);
+		else if (code_function_digest(code, function, now))
 			why = xasprintf("the model %s describes %s(), which the code does not define",
 					name, function);
 		else if (strcmp(want, now))

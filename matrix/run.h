@@ -72,6 +72,7 @@ struct run {
 	const char *repo;		/* for litmus/ */
 	const char *cache;		/* herd7's verdicts are kept there */
 	const char *tree;		/* the patched kernel tree */
+	char *seed_code;		/* the seed's subject file, as staged now; NULL if it does not stage */
 	const struct strlist *series_files;	/* what the series touches */
 	const char *const *suites;
 	int nr_suites;

@@ -244,6 +244,24 @@ int stage_sources(struct run_state *st)
 	return 0;
 }
 
+/*
+ * The seed's subject file as this series stages it (the series without
+ * its fixes), for its models' Code: check: the builds' copies may be of
+ * an older revision until they are rebuilt.
+ */
+static void stage_seed_code(struct run_state *st)
+{
+	char *staging = xasprintf("%s/seed-code", st->run.dir);
+	char *path = xasprintf("%s/%s", staging, SUBJECT_FILE);
+
+	if (!tree_stage(&st->versions[0].src, &st->versions[0].series, true, staging,
+			st->setup_log))
+		st->run.seed_code = read_file(path, NULL);
+	rm_rf(staging);
+	free(path);
+	free(staging);
+}
+
 int stage_plan_guests(struct run_state *st)
 {
 	for (int i = 0; i < st->run.nr_targets; i++) {
@@ -254,6 +272,7 @@ int stage_plan_guests(struct run_state *st)
 		tr->accel = guest_accel(tr->target, &tr->accel_note);
 		tr->under_tcg = !strcmp(tr->accel, "tcg");
 	}
+	stage_seed_code(st);
 	collect_models(&st->run);
 	plan_guests(st->o, &st->run);
 	return 0;

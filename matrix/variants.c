@@ -273,35 +273,60 @@ static const char *line_start(const char *text, const char *at)
 	return at;
 }
 
+enum { BARRIER_NO_TAG = -1, BARRIER_TWICE = -2, BARRIER_NOT_SMP = -3 };
+
 /*
  * The barrier @tag names in @source: *@call at its "smp_", *@semi at the
- * ';' that ends it.  A tag must name exactly one barrier, in the comment
- * on its line or in a block comment just above it.  0, or -1.
+ * ';' that ends it.  A tag must name exactly one barrier: the code its
+ * comment follows on its line, or the statement right after the block
+ * comment that holds it.  0, or a BARRIER_ code saying what is missing.
  */
 static int barrier_find(const char *source, const char *tag,
 			const char **call, const char **semi)
 {
 	char *pattern = xasprintf("%s paired with", tag);
-	const char *hit = strstr(source, pattern), *line, *eol;
+	const char *hit = strstr(source, pattern), *line, *first;
 
 	if (!hit || strstr(hit + 1, pattern)) {
 		free(pattern);
-		return -1;
+		return hit ? BARRIER_TWICE : BARRIER_NO_TAG;
 	}
 	free(pattern);
 	line = line_start(source, hit);
-	eol = strchrnul(line, '\n');
-	*call = strstr(line, "smp_");
-	if (!*call || *call > eol) {
-		/* A block comment above the barrier: the first one after it. */
+	first = line + strspn(line, " \t");
+	if (strncmp(first, "/*", 2) && *first != '*') {
+		/* A comment after code: the barrier is that code, or none. */
+		*call = strstr(line, "smp_");
+		if (*call > hit)
+			*call = NULL;
+	} else {
+		/* A block comment above it: the statement right after it. */
 		const char *end = strstr(hit, "*/");
 
-		*call = end ? strstr(end, "smp_") : NULL;
+		*call = end ? end + 2 + strspn(end + 2, " \t\n") : NULL;
+		if (*call && strncmp(*call, "smp_", 4))
+			*call = NULL;
 	}
 	if (!*call)
-		return -1;
+		return BARRIER_NOT_SMP;
 	*semi = strchr(*call, ';');
-	return !*semi || memchr(*call, '\n', *semi - *call) ? -1 : 0;
+	return *semi ? 0 : BARRIER_NOT_SMP;
+}
+
+const char *barrier_absence(const char *source, const char *tag)
+{
+	const char *call, *semi;
+
+	switch (barrier_find(source, tag, &call, &semi)) {
+	case 0:
+		return NULL;
+	case BARRIER_TWICE:
+		return "its tag is in two comments";
+	case BARRIER_NOT_SMP:
+		return "the comment with its tag is on no smp_*() barrier";
+	default:
+		return "no barrier is tagged so";
+	}
 }
 
 char *mutate_remove_barrier(const char *source, const char *tag,
@@ -499,8 +524,9 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 			not_applicable(b, root, name, !sited ?
 				       xasprintf("the start of a flush, where the emulated machine steers, is not in the %s's %s once",
 						 version, SUBJECT_FILE) :
-				       xasprintf("no barrier tagged %s in the %s's %s",
-						 kwm_barrier_tags[i], version, SUBJECT_FILE));
+				       xasprintf("%s in the %s's %s: %s", kwm_barrier_tags[i],
+						 version, SUBJECT_FILE,
+						 barrier_absence(subject, kwm_barrier_tags[i])));
 			free(name);
 			continue;
 		}
@@ -535,8 +561,8 @@ static int stage_emulated_detectors(struct build *b, struct strlist *stale,
 			char *name = xasprintf("emu-%s", d->name);
 
 			not_applicable(b, root, name, anchor ? anchor_not_found(anchor) :
-				       xasprintf("no barrier tagged %s in the series' %s",
-						 d->tag, SUBJECT_FILE));
+				       xasprintf("%s in the series' %s: %s", d->tag, SUBJECT_FILE,
+						 barrier_absence(subject, d->tag)));
 			free(name);
 			continue;
 		}
@@ -761,9 +787,9 @@ static int stage_barrier_mutants(struct build *b, struct strlist *stale,
 		name = variant_name(prefix, kwm_barrier_tags[i]);
 		if (!mutant) {
 			not_applicable(b, root, name,
-				       xasprintf("no barrier tagged %s in the %s %s",
-						 kwm_barrier_tags[i],
-						 *prefix ? "seed's" : "series'", SUBJECT_FILE));
+				       xasprintf("%s in the %s %s: %s", kwm_barrier_tags[i],
+						 *prefix ? "seed's" : "series'", SUBJECT_FILE,
+						 barrier_absence(source, kwm_barrier_tags[i])));
 			free(name);
 			continue;
 		}

@@ -51,6 +51,12 @@ char *mutate_remove_barrier(const char *source, const char *tag,
 			    char **removed);
 
 /*
+ * Why @source has no barrier tagged @tag, in a few words ("no barrier is
+ * tagged so", "its tag is in two comments", ...), or NULL if it has one.
+ */
+const char *barrier_absence(const char *source, const char *tag);
+
+/*
  * @source with the emulated machine's steering sites marked: the start
  * of a flush, and kwe_site("<tag>", work) after each tagged barrier it
  * has (a revision may lack one).  NULL if a flush's start is not there

@@ -209,10 +209,20 @@ void verdict_decide(const struct lkmm_barrier *model,
 	const char *without = lkmm_outcome_verdict(&model->without);
 	const struct mutant_seen *gone = absent(seen, nr_seen);
 
+	/*
+	 * Absent: a deletion the model allowed (Never without it) reads so;
+	 * one it needed is undecided until the revision's own tests and a
+	 * model of its code say the flush still holds.
+	 */
 	if (gone) {
-		out->model = xstrdup("-");
-		decide(out, VERDICT_ABSENT, xasprintf("absent in this version: %s",
-						      gone->reason ? gone->reason : "its mutants are not applicable"));
+		out->model = lkmm_outcome_describe(&model->without);
+		if (without && !strcmp(without, "Never"))
+			decide(out, VERDICT_ABSENT, xasprintf("absent in this version: %s",
+							      gone->reason ? gone->reason : "its mutants are not applicable"));
+		else
+			decide(out, VERDICT_NOT_DECIDED,
+			       xasprintf("absent in this version, though the model of the code before needed it (%s without it): only the revision's own tortures, and a model of its code, can say the flush still holds; %s",
+					 without ? without : "no verdict", gone->reason ? gone->reason : ""));
 		return;
 	}
 

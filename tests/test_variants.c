@@ -199,12 +199,31 @@ static void a_missing_tag_makes_its_mutant_absent(void **state)
 		assert_non_null(strstr(b.not_applicable_why.v[i], "' not found in its "));
 	assert_string_equal(b.not_applicable.v[0], "no-worker-b1");
 	assert_string_equal(b.not_applicable_why.v[0],
-			    "no barrier tagged worker-b1 in the series' " SUBJECT_FILE);
+			    "worker-b1 in the series' " SUBJECT_FILE ": no barrier is tagged so");
 	hit = xasprintf("%s/no-worker-b1", root);
 	assert_false(path_exists(hit));
 	free(hit);
 	hit = xasprintf("%s/no-flush-b1/%s.c", root, SUBJECT_MODULE);
 	assert_true(path_exists(hit));
+	free(hit);
+	strlist_free(&b.not_applicable);
+	strlist_free(&b.not_applicable_why);
+	free(broken);
+
+	/* Its tag kept on a barrier that is no smp_*(): none is taken for it. */
+	broken = xstrdup(subject);
+	hit = strstr(broken, "smp_mb();\t/* mb worker-b1 paired");
+	assert_non_null(hit);
+	memcpy(hit, "barrier();", 10);
+	assert_int_equal(variants_stage_mutants(&b, &stale, root, broken, seed), 0);
+	assert_string_equal(b.not_applicable.v[0], "no-worker-b1");
+	assert_string_equal(b.not_applicable_why.v[0], "worker-b1 in the series' " SUBJECT_FILE
+			    ": the comment with its tag is on no smp_*() barrier");
+	hit = xasprintf("%s/no-worker-b0/%s.c", root, SUBJECT_MODULE);
+	free(broken);
+	broken = read_file(hit, NULL);
+	assert_non_null(strstr(broken, "kwmatrix: worker-b0 removed"));
+	assert_non_null(strstr(broken, "barrier();/* mb worker-b1 paired"));
 	free(hit);
 	strlist_free(&b.not_applicable);
 	strlist_free(&b.not_applicable_why);

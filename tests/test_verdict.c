@@ -70,12 +70,14 @@ static void a_kill_makes_a_needed_barrier_necessary(void **state)
 }
 
 /*
- * A revision without the barrier: every mutant of it ABSENT, so is the
- * barrier's row, saying why; one mutant that ran and the rest decide.
+ * A revision without the barrier: every mutant of it ABSENT.  A barrier
+ * the model allowed it to lose reads ABSENT, saying why; one it needed is
+ * NOT DECIDED; one mutant that ran and the rest decide.
  */
 static void a_barrier_the_revision_lacks_is_absent(void **state)
 {
-	struct lkmm_barrier m = model("Sometimes", "Sometimes", NULL, NULL);
+	struct lkmm_barrier m = model("Never", "Never", NULL, NULL);
+	struct lkmm_barrier needed = model("Sometimes", "Sometimes", NULL, NULL);
 	struct mutant_seen seen[] = {
 		{ "arm64", "mutant-flush-b1", CELL_ABSENT,
 		  "not applicable to this revision: no barrier tagged flush-b1 in the series' lib/kw_worker.c", NULL },
@@ -89,7 +91,11 @@ static void a_barrier_the_revision_lacks_is_absent(void **state)
 	assert_int_equal(v.kind, VERDICT_ABSENT);
 	assert_string_equal(v.evidence, "absent in this version: not applicable to this revision: no barrier tagged flush-b1 in the series' lib/kw_worker.c");
 	barrier_verdict_free(&v);
-	v = decide(&m, seen, 3);
+	v = decide(&needed, seen, 2);
+	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
+	assert_non_null(strstr(v.evidence, "absent in this version, though the model of the code before needed it (Sometimes without it)"));
+	barrier_verdict_free(&v);
+	v = decide(&needed, seen, 3);
 	assert_int_equal(v.kind, VERDICT_NOT_DECIDED);
 	barrier_verdict_free(&v);
 }
