@@ -138,7 +138,8 @@ const struct suite kwm_suites[] = {
  * calibrate/kw_litmus.h): racing threads, cuts at every barrier's site,
  * the hunts' windows (EMULATED_WINDOWS below).  Its "Never" tests must
  * stay Never there too, or a hunt's kill may be an execution the memory
- * model forbids.
+ * model forbids.  Not by default, and no kill's validation yet: its
+ * guest sometimes stops between two tests (docs/litmus.md).
  */
 #define LITMUS_STEERED							\
 	"kw_litmus.steer=1,kw_litmus.emu_direct=litmus,"		\
@@ -153,13 +154,13 @@ const struct suite kwm_suites[] = {
 		.own_params = LITMUS_STEERED,
 		.same_everywhere = true,
 		.kernels = "plain",
-		.by_default = true,
+		.by_default = false,
 	},
 /*
  * And the test of that test: with a barrier made a no-op, a "Never" test
  * that needs it must show weak outcomes, and the cell catch it.
  */
-#define LITMUS_DETECTOR(mode, mode_params, barrier, test)		\
+#define LITMUS_DETECTOR(mode, mode_params, barrier, test, dflt)	\
 	{								\
 		.name = "detector-litmus-emu-" mode "no-" barrier,	\
 		.kind = SUITE_DETECTOR,					\
@@ -170,14 +171,14 @@ const struct suite kwm_suites[] = {
 		.own_params = mode_params "kw_litmus.emu_broken=" barrier \
 			      ",kw_litmus.only=" test,			\
 		.kernels = "plain",					\
-		.by_default = true,					\
+		.by_default = dflt,					\
 	}
-	LITMUS_DETECTOR("", "", "wmb", "MP+fencewmbonceonce+fencermbonceonce"),
-	LITMUS_DETECTOR("", "", "rmb", "MP+fencewmbonceonce+fencermbonceonce"),
-	LITMUS_DETECTOR("", "", "mb", "SB+fencembonceonces"),
-	/* And in the hunts' mode: its Never tests can fail there too. */
+	LITMUS_DETECTOR("", "", "wmb", "MP+fencewmbonceonce+fencermbonceonce", true),
+	LITMUS_DETECTOR("", "", "rmb", "MP+fencewmbonceonce+fencermbonceonce", true),
+	LITMUS_DETECTOR("", "", "mb", "SB+fencembonceonces", true),
+	/* And in the hunts' mode (not by default either, as its suite). */
 	LITMUS_DETECTOR("steered-", LITMUS_STEERED ",", "wmb",
-			"MP+fencewmbonceonce+fencermbonceonce"),
+			"MP+fencewmbonceonce+fencermbonceonce", false),
 #undef LITMUS_DETECTOR
 #undef LITMUS_STEERED
 	{
@@ -295,7 +296,7 @@ const struct suite kwm_suites[] = {
 		.calibrated_by = "calibrate-emu",			\
 		.emulated = true,					\
 		/* Its kills stand only on a machine the litmus tests passed. */ \
-		.validated_by = "litmus-emu,litmus-emu-steered",	\
+		.validated_by = "litmus-emu",				\
 		.params = EMULATED_WINDOWS,				\
 		.hunt_seconds = EMULATED_HUNT_SECONDS,		\
 		.own_params = "kw_worker_emu.emu_direct=" tag hunt_past, \
