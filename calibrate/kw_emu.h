@@ -187,6 +187,7 @@ static int kwe_setup(void)
 
 static void kwe_teardown(void)
 {
+	/* The driver reads this line: KWM_STEERING_FIGURES in include/kwm_protocol.h. */
 	if (*emu_direct)
 		pr_info("# kwe: steered=%s awaits=%d met=%d windows=%d met=%d partner_on_same_cpu=%d\n",
 			emu_direct, atomic_read(&kwe_steered.awaits),

@@ -66,5 +66,8 @@
 #define KWM_TORTURE_FIGURES	KWM_TORTURE_STATS "seconds="
 #define KWM_CALIBRATION_SHAPE	"# kwc: shape="
 #define KWM_LITMUS_FIGURES	"# kwl: "
+/* And the steering's (calibrate/kw_emu.h): "steered=TAG awaits=N met=N windows=N met=N ...". */
+#define KWM_STEERING		"# kwe: "
+#define KWM_STEERING_FIGURES	KWM_STEERING "steered="
 
 #endif

@@ -236,6 +236,15 @@ static char *survivor_run_note(const struct target_result *tr,
  * unfenced shape where calibrate-emu passed, so getting through means
  * the torture did not race hard enough, not that nothing reorders.
  */
+/* Whether a steered hunt waited and never met its partner: it steered nothing. */
+static bool steering_never_met(const struct suite_result *s)
+{
+	const char *awaits = s->steering ? strstr(s->steering, " awaits=") : NULL;
+	const char *met = awaits ? strstr(awaits, " met=") : NULL;
+
+	return met && atoi(awaits + 8) > 0 && atoi(met + 5) == 0;
+}
+
 static void judge_emulated_survivor(const struct run *run,
 				    const struct target_result *tr,
 				    struct suite_result *s, const struct suite *suite)
@@ -260,12 +269,16 @@ static void judge_emulated_survivor(const struct run *run,
 				   model->covered_by, note));
 		free(note);
 		free(why);
-	} else if (!machine || machine->status != CELL_PASS)
+	} else if (!machine || machine->status != CELL_PASS) {
 		set_cell(s, CELL_UNDECIDED,
 			 xasprintf("%s did not pass here (%s), so nothing shows the emulation reorders: its survival proves nothing either way",
 				   suite->calibrated_by,
 				   machine ? cell_status_name(machine->status) : "not run"));
-	else
+	} else if (steering_never_met(s)) {
+		set_cell(s, CELL_UNDECIDED,
+			 xasprintf("no check caught it, but its steering never met a wait (%s): a site it waits at is not in this code, or never passed, so the hunt did not make the execution it looks for, and its survival proves nothing",
+				   s->steering));
+	} else
 		set_cell(s, CELL_SURVIVED,
 			 xasprintf("no check caught it on the emulated machine, which %s shows reorders every unfenced shape, in %s (raise -d, or make the torture race harder)",
 				   suite->calibrated_by,
@@ -437,8 +450,11 @@ static void judge_mutant(const struct run *run, struct target_result *tr,
 		free(note);
 		return;
 	}
-	/* The model that would say whether anything can kill it is not of this code. */
-	if (covered && covered->stale) {
+	/*
+	 * The model that says nothing can kill it is not of this code: its
+	 * claim does not hold.  (A barrier it needs is judged by the platform.)
+	 */
+	if (covered && covered->stale && lkmm_barrier_covered_as_was(covered)) {
 		set_cell(s, CELL_UNDECIDED,
 			 xasprintf("no check caught it, and the memory model's word on it does not hold: %s",
 				   covered->stale));

@@ -117,6 +117,9 @@ const struct lkmm_barrier *lkmm_find(const struct lkmm_model *models,
  */
 bool lkmm_barrier_covered(const struct lkmm_barrier *b);
 
+/* Whether the model said so (or claimed it) before its code changed (->stale). */
+bool lkmm_barrier_covered_as_was(const struct lkmm_barrier *b);
+
 /*
  * Whether the model's header says so, herd7 not run here (or agreeing):
  * a claim someone once checked, never evidence of its own.

@@ -80,6 +80,7 @@ static void judge_region(struct suite_result *s, const char *log,
 	ktap_parse(region, &s->ktap);
 	ktap_count(&s->ktap, &s->counts);
 	s->stats = marker_text(region, KWM_TORTURE_FIGURES, KWM_TORTURE_STATS);
+	s->steering = marker_text(region, KWM_STEERING_FIGURES, KWM_STEERING);
 	s->not_run = marker_text(region, KWM_MARK_NOT_RUN, KWM_MARK_NOT_RUN);
 
 	/* The subject's and the tests' reports fail the cell. */
@@ -225,6 +226,7 @@ void console_result_free(struct console_result *res)
 		free(res->suites[i].reason);
 		free(res->suites[i].excerpt);
 		free(res->suites[i].stats);
+		free(res->suites[i].steering);
 		free(res->suites[i].not_run);
 		sanitizer_report_free(&res->suites[i].report);
 		ktap_free(&res->suites[i].ktap);

@@ -23,6 +23,7 @@ struct suite_result {
 	struct ktap_result ktap;
 	struct ktap_counts counts;
 	char *stats;		/* "key=value ..." from a "# kwt: seconds=" line */
+	char *steering;		/* "steered=TAG awaits=N met=N ..." from a "# kwe: " line */
 	char *not_run;		/* why the guest's init did not run it, or NULL */
 	struct sanitizer_report report;	/* the oracles' reports, if any */
 	bool started, ended;

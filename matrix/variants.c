@@ -522,10 +522,10 @@ static int stage_emulated_version(struct build *b, struct strlist *stale,
 		free(variant);
 		if (!mutant) {
 			not_applicable(b, root, name, !sited ?
-				       xasprintf("the start of a flush, where the emulated machine steers, is not in the %s's %s once",
-						 version, SUBJECT_FILE) :
-				       xasprintf("%s in the %s's %s: %s", kwm_barrier_tags[i],
-						 version, SUBJECT_FILE,
+				       xasprintf("the start of a flush, where the emulated machine steers, is not in the %s %s once",
+						 *prefix ? "seed's" : "series'", SUBJECT_FILE) :
+				       xasprintf("%s in the %s %s: %s", kwm_barrier_tags[i],
+						 *prefix ? "seed's" : "series'", SUBJECT_FILE,
 						 barrier_absence(subject, kwm_barrier_tags[i])));
 			free(name);
 			continue;

@@ -746,6 +746,38 @@ static void kills_need_a_validated_machine(void **state)
 }
 
 /*
+ * A needed barrier's emulated mutant that got through where its steering
+ * never met a wait (a site it waits at is gone from the code): the hunt
+ * made nothing, UNDECIDED; where it met some, SURVIVED.
+ */
+static void a_hunt_that_never_met_proves_nothing(void **state)
+{
+	static const char *const v[] = { "calibrate-emu", "mutant-emu-worker-b1" };
+	static const char *const met[] = { "met=0", "met=3" };
+	static const enum cell_status want[] = { CELL_UNDECIDED, CELL_SURVIVED };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char *log = xasprintf("# kwm: init started\n# kwm-suite: calibrate-emu\n    ok 1 MP\n"
+				      "ok 1 kw_calibrate\n# kwm-suite-end: calibrate-emu\n"
+				      "# kwm-suite: mutant-emu-worker-b1\n"
+				      "# kwe: steered=worker-b1 awaits=371 %s windows=340 met=0 partner_on_same_cpu=48\n"
+				      "    ok 1 liveness\nok 1 kw_worker_torture\n"
+				      "# kwm-suite-end: mutant-emu-worker-b1\n# kwm-done\n", met[i]);
+		struct target_result tr;
+		struct run run;
+
+		judge_log(&run, &tr, log, v, 2);
+		assert_int_equal(tr.console.suites[1].status, want[i]);
+		if (want[i] == CELL_UNDECIDED)
+			assert_non_null(strstr(tr.console.suites[1].reason,
+						"its steering never met a wait (steered=worker-b1 awaits=371 met=0"));
+		free_run(&run, &tr);
+		free(log);
+	}
+}
+
+/*
  * A kill where litmus-emu did not run at all proves no more than one on
  * a machine that failed it: UNDECIDED, naming the suite to run.
  */
@@ -1080,6 +1112,7 @@ int main(void)
 		cmocka_unit_test(emulated_survivor_on_an_unchecked_header),
 		cmocka_unit_test(kills_need_a_validated_machine),
 		cmocka_unit_test(a_kill_without_validation_is_undecided),
+		cmocka_unit_test(a_hunt_that_never_met_proves_nothing),
 		cmocka_unit_test(a_blind_oracle_judges_nothing),
 		cmocka_unit_test(suite_shapes_are_calibration_shapes),
 		cmocka_unit_test(oracle_reports_are_attributed),
