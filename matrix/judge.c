@@ -720,6 +720,11 @@ static void judge_ktap(const struct run *run, struct target_result *tr,
 	(void)run;
 	if (suite->litmus_side && s->status == CELL_PASS)
 		judge_litmus(tr, s, suite->litmus_side - 1);
+	/* A failed test names the check that failed, and how. */
+	if (s->status == CELL_FAIL && !s->report.count && (reason = first_violation(s, NULL))) {
+		free(s->reason);
+		s->reason = reason;
+	}
 	if (!plan_repeats_hunt(tr, suite))
 		return;
 	repeat = repeat_note(tr, s);
