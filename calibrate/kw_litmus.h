@@ -124,6 +124,14 @@ static inline int kwl_spin_is_locked(spinlock_t *lock)
 #define kwe_teardown()		do { } while (0)
 #endif
 
+/*
+ * rcu_assign_pointer() as the memory model defines it (its
+ * linux-kernel.def): a release, even of NULL, which the kernel's macro
+ * stores plainly; a test judged by the model must run the model's.
+ */
+#undef rcu_assign_pointer
+#define rcu_assign_pointer(p, v)	smp_store_release(&(p), (v))
+
 #define KWL_THREADS	8	/* LITMUS_MAX_THREADS in matrix/litmus.h */
 #define KWL_MODE_TEXT	(kwl_steer ? KWL_MODE ", steered" : KWL_MODE)
 /* The figures' word for a test nothing gives an expected result. */
