@@ -64,9 +64,10 @@ static const char *const var_types[] = {
 	"int", "int *", "atomic_t", "spinlock_t",
 };
 
-static const char *const reg_types[] = {
+const char *const litmus_reg_types[] = {
 	"int", "long", "unsigned int", "unsigned long", "bool",
 };
+const int litmus_nr_reg_types = sizeof(litmus_reg_types) / sizeof(*litmus_reg_types);
 
 static const char *const keywords[] = {
 	"if", "while", "for", "switch", "return", "sizeof", "void",
@@ -353,11 +354,11 @@ static void parse_regs(struct litmus_thread *th)
 		const char *q;
 		size_t n = 0;
 
-		for (size_t i = 0; i < sizeof(reg_types) / sizeof(*reg_types); i++)
-			if (!strncmp(p, reg_types[i], strlen(reg_types[i])) &&
-			    !isalnum((unsigned char)p[strlen(reg_types[i])]) &&
-			    p[strlen(reg_types[i])] != '_')
-				n = strlen(reg_types[i]);
+		for (int i = 0; i < litmus_nr_reg_types; i++)
+			if (!strncmp(p, litmus_reg_types[i], strlen(litmus_reg_types[i])) &&
+			    !isalnum((unsigned char)p[strlen(litmus_reg_types[i])]) &&
+			    p[strlen(litmus_reg_types[i])] != '_')
+				n = strlen(litmus_reg_types[i]);
 		if (!n)
 			continue;
 		for (q = p + n;;) {

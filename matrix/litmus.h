@@ -81,6 +81,10 @@ int litmus_parse(const char *path, const char *text, struct litmus_test *t,
 		 char **error);
 void litmus_test_free(struct litmus_test *t);
 
+/* The types a register may be declared with: "int", "unsigned long", ... */
+extern const char *const litmus_reg_types[];
+extern const int litmus_nr_reg_types;
+
 /* The header's "Result:" verdict in a test's @text ("Never"), or NULL. */
 char *litmus_expected(const char *text);
 

@@ -90,12 +90,11 @@ static bool is_reg(const struct litmus_thread *th, const char *name, size_t n)
 
 static bool starts_declaration(const char *p)
 {
-	static const char *const types[] = { "int", "long", "unsigned", "bool" };
-
 	while (isspace((unsigned char)*p))
 		p++;
-	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++)
-		if (!strncmp(p, types[i], strlen(types[i])) && !ident_char(p[strlen(types[i])]))
+	for (int i = 0; i < litmus_nr_reg_types; i++)
+		if (!strncmp(p, litmus_reg_types[i], strlen(litmus_reg_types[i])) &&
+		    !ident_char(p[strlen(litmus_reg_types[i])]))
 			return true;
 	return false;
 }
